@@ -1,0 +1,100 @@
+"""A seat's view: exactly what one seat may know, and nothing else.
+
+Bots decide from it and the server sends nothing that is not built from it.
+It holds the seat's own hand, the others' tile counts, the line and its
+ends, the boneyard's count, the scores and the public events of the round
+(a draw by another seat shows no tile). Other hands become visible only
+when the round is over (R25). The boneyard's order, the tiles out of play
+and the seed never appear.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from doublesix.rules.game import Game
+from doublesix.rules.moves import Draw, Event, Move, Pass, Play, Straighten
+from doublesix.rules.ruleset import Ruleset
+from doublesix.rules.scoring import GameResult, RoundResult
+from doublesix.tiles import Tile, tiles_of
+
+
+class HiddenDraw(NamedTuple):
+    """Another seat drew a tile from the boneyard; which one is not known."""
+
+    seat: int
+
+
+PublicEvent = Play | Draw | HiddenDraw | Pass | Straighten
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    ruleset: Ruleset
+    round_number: int
+    """1 for the first round."""
+    hand: tuple[Tile, ...]
+    hand_counts: tuple[int, ...]
+    line: tuple[tuple[int, int], ...]
+    """The line from its left end to its right end, each tile as (left pip, right pip)."""
+    ends: tuple[int, int] | None
+    boneyard_count: int
+    turn: int | None
+    """The seat to move; None when the round is over."""
+    legal_moves: tuple[Move, ...]
+    """This seat's legal moves; empty unless it is this seat's turn."""
+    events: tuple[PublicEvent, ...]
+    opener: int
+    scores: tuple[int, ...]
+    eggs: int
+    past_results: tuple[RoundResult, ...]
+    round_result: RoundResult | None
+    revealed_hands: tuple[tuple[Tile, ...], ...] | None
+    """Every hand, once the round is over (R25)."""
+    game_result: GameResult
+
+    @property
+    def my_turn(self) -> bool:
+        return self.turn == self.seat
+
+    @property
+    def played(self) -> tuple[Tile, ...]:
+        """The tiles on the line, in the order they were played."""
+        return tuple(e.tile for e in self.events if isinstance(e, Play))
+
+
+def _public(event: Event, seat: int) -> PublicEvent:
+    if isinstance(event, Draw) and event.seat != seat:
+        return HiddenDraw(event.seat)
+    return event
+
+
+def seat_view(game: Game, seat: int) -> SeatView:
+    """Build ``seat``'s view of ``game``."""
+    if not 0 <= seat < game.ruleset.players:
+        raise ValueError(f"no seat {seat} at a table of {game.ruleset.players}")
+    current = game.rounds[-1]
+    rnd = current.play
+    over = rnd.ending is not None
+    return SeatView(
+        seat=seat,
+        ruleset=game.ruleset,
+        round_number=len(game.rounds),
+        hand=tuple(tiles_of(rnd.hands[seat])),
+        hand_counts=tuple(h.bit_count() for h in rnd.hands),
+        line=tuple(rnd.laid_line()),
+        ends=rnd.ends,
+        boneyard_count=rnd.boneyard_count,
+        turn=None if over else rnd.turn,
+        legal_moves=tuple(rnd.legal_moves()) if not over and rnd.turn == seat else (),
+        events=tuple(_public(e, seat) for e in rnd.events),
+        opener=current.opener,
+        scores=tuple(game.scores),
+        eggs=game.eggs,
+        past_results=tuple(r.result for r in game.rounds[:-1] if r.result is not None),
+        round_result=current.result,
+        revealed_hands=tuple(tuple(tiles_of(h)) for h in rnd.hands) if over else None,
+        game_result=game.result,
+    )
