@@ -66,7 +66,11 @@ class Move(NamedTuple):
 
     @property
     def end_code(self) -> int:
-        return OPEN if self.end is None else ENDS.index(self.end)
+        if self.end is None:
+            return OPEN
+        if self.end not in ENDS:
+            raise InvalidMoveError(f"not an end: {self.end!r} (left or right)")
+        return ENDS.index(self.end)
 
 
 class Play(NamedTuple):

@@ -25,6 +25,7 @@ from doublesix.rules.moves import (
     RIGHT,
     Event,
     IllegalMoveError,
+    InvalidMoveError,
     Move,
     Play,
     Straighten,
@@ -196,6 +197,8 @@ class Round:
         """Raise IllegalMoveError, naming the rule, unless ``move`` is legal now."""
         if self.ending is not None:
             raise IllegalMoveError("the round is over", "R22" if self.ending == "domino" else "R23")
+        if not isinstance(move.tile, Tile):
+            raise InvalidMoveError(f"not a tile: {move.tile!r}")
         t, end = move.tile.index, move.end_code
         seat = self.turn
         if not self.hands[seat] >> t & 1:
@@ -221,12 +224,32 @@ class Round:
         return self.events[start:]
 
     def straighten(self, at: object) -> Straighten:
-        """R39: note that the seat to move straightened the line; nothing else changes."""
+        """R39: note that the seat to move straightened the line; nothing else changes.
+
+        ``at`` says where the tail was rotated. When it is a tile, it must be on
+        the line, not the round's first tile and not right behind a double.
+        """
         if self.ending is not None:
             raise IllegalMoveError("the round is over", "R39")
+        if isinstance(at, Tile):
+            self._check_straighten_at(at)
         event = Straighten(self.turn, at)
         self.events.append(event)
         return event
+
+    def _check_straighten_at(self, at: Tile) -> None:
+        placed = [i for i, (t, _, _) in enumerate(self.line) if t == at.index]
+        if not placed:
+            raise IllegalMoveError(f"{at} is not on the line", "R39")
+        i = placed[0]
+        if i == 0:
+            raise IllegalMoveError(f"the line cannot turn across its first tile {at}", "R39")
+        arm = self.line[i][1]
+        inner = next((t for t, end, _ in reversed(self.line[:i]) if end == arm), self.line[0][0])
+        if TILES[inner].is_double:
+            raise IllegalMoveError(
+                f"the line cannot turn at {at}, right behind the double {TILES[inner]}", "R39"
+            )
 
     def hand(self, seat: int) -> list[Tile]:
         return tiles_of(self.hands[seat])

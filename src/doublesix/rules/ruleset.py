@@ -79,6 +79,10 @@ class Ruleset:
     lone_six_six: int = 50
 
     def __post_init__(self) -> None:
+        for name, kind in _ENUMS.items():
+            value = getattr(self, name)
+            if not isinstance(value, kind):
+                object.__setattr__(self, name, _coerce(name, value))
         _validate(self)
 
     @property
@@ -160,14 +164,13 @@ def _coerce(name: str, value: Any) -> Any:
 
 
 def _validate(r: Ruleset) -> None:
-    for name, kind in _ENUMS.items():
-        if not isinstance(getattr(r, name), kind):
-            _coerce(name, getattr(r, name))  # raises with the list of choices
-            raise RulesetError(name, f"use {kind.__name__}", "RULES.md")
+    for name in (*_INTS, *_BOOLS):
+        _coerce(name, getattr(r, name))  # raises unless a whole number / true or false
     if not 2 <= r.players <= 4:
         raise RulesetError("players", f"{r.players} players; a table seats 2 to 4", "R12")
     if r.hand_size < 2:
-        raise RulesetError("hand_size", f"{r.hand_size} tiles; a hand has at least 2", "R14")
+        tiles = "tile" if r.hand_size == 1 else "tiles"
+        raise RulesetError("hand_size", f"{r.hand_size} {tiles}; a hand has at least 2", "R14")
     if r.dealt > len(TILES):
         raise RulesetError(
             "hand_size",
@@ -194,14 +197,16 @@ def _validate(r: Ruleset) -> None:
         raise RulesetError("keep_in_boneyard", "there is no boneyard to keep tiles in", "R11")
     if r.target < 1:
         raise RulesetError("target", f"{r.target}; the target is a positive number", "R30")
+    if r.scoring is Scoring.KOZEL and not (r.pairs and r.players == 4):
+        why = f"not {r.players} players" if r.players != 4 else "turn pairs on"
+        raise RulesetError("scoring", f"Kozel is played by 4 players in two pairs; {why}", "R33")
     if r.pairs and r.players != 4:
         raise RulesetError("pairs", f"pair play needs 4 players, not {r.players}", "R6")
-    if r.scoring is Scoring.KOZEL and not r.pairs:
-        raise RulesetError("scoring", "Kozel is played by two pairs (4 players)", "R33")
     if r.opener is Opener.KOZEL and r.dealt != len(TILES):
         raise RulesetError("opener", "the kozel opener needs every tile dealt (1-1 opens)", "R18")
-    if r.lone_zero_zero < 0 or r.lone_six_six < 0:
-        raise RulesetError("lone_zero_zero", "a lone tile cannot count below 0", "R37a")
+    for name in ("lone_zero_zero", "lone_six_six"):
+        if getattr(r, name) < 0:
+            raise RulesetError(name, "a lone tile cannot count below 0", "R37a")
 
 
 @dataclass(frozen=True)
@@ -250,6 +255,12 @@ def preset(name: str, players: int | None = None, **options: Any) -> Ruleset:
         raise RulesetError("preset", f"{name!r} is not one of {', '.join(PRESETS)}", "RULES.md")
     p = PRESETS[name]
     count = p.players[-1] if players is None else players
+    if count not in p.players:
+        seats = str(p.players[0]) if len(p.players) == 1 else f"{p.players[0]} to {p.players[-1]}"
+        how = " (two pairs)" if p.pairs else ""
+        raise RulesetError(
+            "players", f"the {name} preset is played by {seats} players{how}, not {count}", "R12"
+        )
     unknown = set(options) - {f.name for f in dataclasses.fields(Ruleset)} - {"preset"}
     if unknown:
         raise RulesetError(sorted(unknown)[0], "no such option", "RULES.md")

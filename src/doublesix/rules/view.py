@@ -17,7 +17,7 @@ from doublesix.rules.game import Game
 from doublesix.rules.moves import Draw, Event, Move, Pass, Play, Straighten
 from doublesix.rules.ruleset import Ruleset
 from doublesix.rules.scoring import GameResult, RoundResult
-from doublesix.tiles import Tile, tiles_of
+from doublesix.tiles import TILES, Tile, tiles_of
 
 
 class HiddenDraw(NamedTuple):
@@ -54,6 +54,10 @@ class SeatView:
     revealed_hands: tuple[tuple[Tile, ...], ...] | None
     """Every hand, once the round is over (R25)."""
     game_result: GameResult
+    redeals: tuple[str, ...] = ()
+    """R13: why deals of this round were thrown in (the thrown-in hands stay hidden)."""
+    lead_draws: tuple[tuple[int, Tile], ...] = ()
+    """R21: the tiles drawn face up for the first lead, in order, redraws included."""
 
     @property
     def my_turn(self) -> bool:
@@ -97,4 +101,6 @@ def seat_view(game: Game, seat: int) -> SeatView:
         round_result=current.result,
         revealed_hands=tuple(tuple(tiles_of(h)) for h in rnd.hands) if over else None,
         game_result=game.result,
+        redeals=tuple(reason for _, reason in current.redeals),
+        lead_draws=tuple((s, TILES[t]) for s, t in game.lead_draws),
     )
