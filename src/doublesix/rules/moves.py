@@ -23,6 +23,7 @@ class End(StrEnum):
 ENDS = (End.LEFT, End.RIGHT)
 LEFT, RIGHT, OPEN = 0, 1, 2
 """End codes of the engine: left, right, and the round's first tile (no end)."""
+_END_CODES: dict[object, int] = {End.LEFT: LEFT, End.RIGHT: RIGHT, None: OPEN}
 
 
 class InvalidMoveError(ValueError):
@@ -66,11 +67,10 @@ class Move(NamedTuple):
 
     @property
     def end_code(self) -> int:
-        if self.end is None:
-            return OPEN
-        if self.end not in ENDS:
-            raise InvalidMoveError(f"not an end: {self.end!r} (left or right)")
-        return ENDS.index(self.end)
+        try:
+            return _END_CODES[self.end]
+        except (KeyError, TypeError):  # TypeError: not even hashable
+            raise InvalidMoveError(f"not an end: {self.end!r} (left or right)") from None
 
 
 class Play(NamedTuple):

@@ -185,8 +185,11 @@ class Round:
             return [MOVES[t][OPEN] for t in bits(self.playable())]
         left, right = SUIT[self.left], SUIT[self.right]
         moves = []
-        for t in bits(self.playable()):
-            bit = 1 << t
+        playable = self.playable()
+        while playable:
+            bit = playable & -playable
+            playable ^= bit
+            t = bit.bit_length() - 1
             if left & bit:
                 moves.append(MOVES[t][LEFT])
             if right & bit:
