@@ -1,6 +1,27 @@
-"""Bots: each decides from its seat's view only (see ``doublesix.rules.view``)."""
+"""Bots: each decides from its seat's view only (see ``doublesix.rules.view``).
 
-from doublesix.bots.base import BOTS, Bot, make_bot
+Levels a table offers (``table_bots()``): ``random``, ``greedy``, ``medium``,
+``pimc``, ``expert``. ``omniscient`` sees every hand and is for measurement
+only (``MEASUREMENT_BOTS``); ``make_bot`` makes any of them.
+"""
+
+from doublesix.bots import expert, medium, omniscient, pimc
+from doublesix.bots.base import BOTS, MEASUREMENT_BOTS, Bot, make_bot, table_bots
+from doublesix.bots.hint import Hint, hint
 from doublesix.bots.simple import GreedyBot, RandomBot
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "MEASUREMENT_BOTS",
+    "Bot",
+    "GreedyBot",
+    "Hint",
+    "RandomBot",
+    "expert",
+    "hint",
+    "make_bot",
+    "medium",
+    "omniscient",
+    "pimc",
+    "table_bots",
+]

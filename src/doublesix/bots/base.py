@@ -20,15 +20,32 @@ class Bot(Protocol):
 
 BotFactory = Callable[[random.Random], Bot]
 BOTS: dict[str, BotFactory] = {}
-"""Named levels, each made from a random source seeded by its user."""
+"""Every named bot, each made from a random source seeded by its user (``make_bot``)."""
+MEASUREMENT_BOTS: set[str] = set()
+"""Bots for measurement only (they see what a seat may not): never offered at a table."""
 
 
-def register(name: str) -> Callable[[BotFactory], BotFactory]:
+def register(name: str, *, table: bool = True) -> Callable[[BotFactory], BotFactory]:
+    """Name a bot; ``table=False`` keeps it out of ``table_bots()`` (measurement only)."""
+
     def add(factory: BotFactory) -> BotFactory:
         BOTS[name] = factory
+        if not table:
+            MEASUREMENT_BOTS.add(name)
         return factory
 
     return add
+
+
+LEVELS = ("random", "greedy", "medium", "pimc", "expert")
+"""The table's levels, weakest first."""
+
+
+def table_bots() -> list[str]:
+    """The levels a table may offer, weakest first (then any other honest bot by name)."""
+    names = [name for name in BOTS if name not in MEASUREMENT_BOTS]
+    rank = {name: i for i, name in enumerate(LEVELS)}
+    return sorted(names, key=lambda name: (rank.get(name, len(LEVELS)), name))
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:

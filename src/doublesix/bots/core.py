@@ -1,0 +1,223 @@
+"""A lean copy of the round's rules for search: plain ints and lists, no events.
+
+``Round`` is the reference; this core plays the same rules (R5, R9–R11,
+R22, R23) on a deal a bot has imagined, without recording events, so that
+playouts and exact solves run as fast as pure Python allows. A test plays
+thousands of random rounds through both and checks they agree.
+
+A search state is ``(hands, left, right, turn, bone, drawn, stop)``: the
+hands as masks (a list, mutated in place), the ends, the seat to move (who
+can play), the boneyard in draw order with ``drawn`` of it gone and drawing
+stopping at ``stop``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from doublesix.rules.ruleset import FishCharge, Ruleset, Scoring
+from doublesix.tiles import OTHER, SUIT, TILES, VALUE, bits
+
+_SUIT = SUIT
+_OTHER = OTHER
+_ZERO_ZERO = TILES[0].bit
+_SIX_SIX = TILES[27].bit
+
+BLOCKED = -1
+"""``advance`` returns it when the round is blocked (R23)."""
+
+
+def advance(
+    hands: list[int],
+    suits: int,
+    seat: int,
+    bone: Sequence[int],
+    drawn: int,
+    stop: int,
+    draw_one: bool,
+    n: int,
+) -> tuple[int, int]:
+    """The seat that moves next from ``seat`` on, drawing for those who cannot play.
+
+    Returns ``(seat, drawn)``, or ``(BLOCKED, drawn)`` when nobody can play
+    and nothing can be drawn — exactly ``Round._advance``.
+    """
+    while True:
+        if hands[seat] & suits:
+            return seat, drawn
+        if drawn < stop:
+            t = bone[drawn]
+            drawn += 1
+            hands[seat] |= 1 << t
+            if suits >> t & 1:
+                return seat, drawn
+            if not draw_one:
+                continue
+        if drawn >= stop:
+            for h in hands:
+                if h & suits:
+                    break
+            else:
+                return BLOCKED, drawn
+        seat = (seat + 1) % n
+
+
+def play(
+    hands: list[int],
+    left: int,
+    right: int,
+    t: int,
+    end: int,
+) -> tuple[int, int]:
+    """The ends after tile ``t`` is played at ``end`` (0 left, 1 right); hands are not touched."""
+    if left < 0:
+        return TILES[t].low, TILES[t].high
+    if end == 0:
+        return _OTHER[t][left], right
+    return left, _OTHER[t][right]
+
+
+def moves_of(playable: int, left: int, right: int) -> list[tuple[int, int]]:
+    """Every (tile, end) pair for a playable mask; one entry per end a tile fits."""
+    if left < 0:
+        return [(t, 2) for t in bits(playable)]
+    out = []
+    sl, sr = _SUIT[left], _SUIT[right]
+    for t in bits(playable):
+        if sl >> t & 1:
+            out.append((t, 0))
+        if sr >> t & 1 and (left != right or not sl >> t & 1):
+            out.append((t, 1))
+    return out
+
+
+class Scorer:
+    """Turns the end of an imagined round into a value for one side.
+
+    The value is the round's points as the side gains them (penalties count
+    negative), with a bonus when those points decide the game (R30, R37):
+    the target in sight changes what is worth risking.
+    """
+
+    __slots__ = (
+        "bonus",
+        "eggs",
+        "fish_all",
+        "kind",
+        "lone00",
+        "lone66",
+        "n",
+        "scores",
+        "side",
+        "side_of",
+        "sides",
+        "target",
+    )
+
+    def __init__(
+        self, ruleset: Ruleset, side: int, scores: Sequence[int], eggs: int, bonus: float = 0.0
+    ) -> None:
+        self.n = ruleset.players
+        self.sides = ruleset.sides
+        self.side_of = tuple(ruleset.side_of(s) for s in range(self.n))
+        self.side = side
+        self.kind = ruleset.scoring
+        self.target = ruleset.target
+        self.scores = tuple(scores)
+        self.eggs = eggs
+        self.fish_all = ruleset.fish_charge is FishCharge.ALL_HANDS
+        self.lone00 = ruleset.lone_zero_zero
+        self.lone66 = ruleset.lone_six_six
+        self.bonus = bonus
+
+    def points(self, domino: bool, hands: Sequence[int], last: int) -> list[int]:
+        """Points per side for this ending (penalties for goat and kozel), as the rules score."""
+        side_of = self.side_of
+        values = [0] * self.sides
+        for seat, h in enumerate(hands):
+            v = 0
+            while h:
+                low = h & -h
+                v += VALUE[low.bit_length() - 1]
+                h ^= low
+            values[side_of[seat]] += v
+        points = [0] * self.sides
+        kind = self.kind
+        if domino:
+            won = side_of[last]
+        else:
+            low = min(values)
+            if values.count(low) > 1:
+                return points  # tied / eggs: nobody scores now
+            won = values.index(low)
+        if kind is Scoring.KOZEL:
+            loser = 1 - won
+            if domino:
+                charge = 0
+                for seat, h in enumerate(hands):
+                    if side_of[seat] == loser:
+                        if h == _ZERO_ZERO:
+                            charge += self.lone00
+                        elif h == _SIX_SIX:
+                            charge += self.lone66
+                        else:
+                            charge += _value(h)
+            else:
+                charge = sum(values) if self.fish_all else max(values)
+            charge += self.eggs
+            if self.scores[loser] == 0 and charge < 13:
+                return points
+            points[loser] = charge
+            return points
+        others = sum(values) - values[won]
+        if kind is Scoring.GOAT:
+            return [0 if s == won else v for s, v in enumerate(values)]
+        if kind is Scoring.WINNER_TAKES and not domino:
+            points[won] = others - values[won]
+        else:
+            points[won] = others
+        return points
+
+    def value(self, domino: bool, hands: Sequence[int], last: int) -> float:
+        """The side's gain: its points minus the best other side's (sign flipped for penalties)."""
+        pts = self.points(domino, hands, last)
+        me = self.side
+        mine = pts[me]
+        other = max(p for s, p in enumerate(pts) if s != me)
+        if self.kind.penalties:
+            v = float(other - mine) if self.sides == 2 else float(-mine)
+            if self.bonus:
+                if self.scores[me] + mine > self.target and mine:
+                    v -= self.bonus
+                elif self.sides == 2 and other and self.scores[1 - me] + other > self.target:
+                    v += self.bonus
+            return v
+        v = float(mine - other)
+        if self.bonus:
+            if mine and self.scores[me] + mine >= self.target:
+                v += self.bonus
+            elif other and max(self.scores[s] + pts[s] for s in range(self.sides) if s != me) >= (
+                self.target
+            ):
+                v -= self.bonus
+        return v
+
+    def won(self, domino: bool, hands: Sequence[int], last: int) -> bool:
+        """Did the side win the round (went out, or lowest in a block without a tie)?"""
+        side_of = self.side_of
+        if domino:
+            return side_of[last] == self.side
+        values = [0] * self.sides
+        for seat, h in enumerate(hands):
+            values[side_of[seat]] += _value(h)
+        low = min(values)
+        return values[self.side] == low and values.count(low) == 1
+
+
+def _value(mask: int) -> int:
+    v = 0
+    while mask:
+        low = mask & -mask
+        v += VALUE[low.bit_length() - 1]
+        mask ^= low
+    return v

@@ -1,0 +1,56 @@
+"""Hints: every legal move of the seat to move, ranked by the expert's search.
+
+``hint(view)`` is what the table's hint button and the post-game review
+use: for each move, the estimated chance that the seat's side wins the
+round, the expected points of the round for that side (gained minus
+conceded; penalties count negative), and the search's value.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from doublesix.bots.expert import ExpertBot
+from doublesix.bots.pimc import to_move
+from doublesix.rules.moves import Move
+from doublesix.rules.view import SeatView
+
+
+@dataclass(frozen=True)
+class Hint:
+    move: Move
+    win_chance: float
+    """Estimated chance that the seat's side wins this round (0–1)."""
+    expected_points: float
+    """Expected points of the round for the seat's side, gained minus conceded."""
+    value: float
+    """The search's value (points with a bonus where the round decides the game)."""
+
+
+def hint(view: SeatView, *, ms: float = 300.0, seed: int = 0) -> list[Hint]:
+    """The legal moves of ``view``'s seat, best first; empty when it is not its turn."""
+    if not view.my_turn or not view.legal_moves:
+        return []
+    bot = ExpertBot(random.Random(seed), ms_per_move=ms)
+    stats = bot.evaluate(view)
+    hints = []
+    for st in stats:
+        w = st.weight or 1.0
+        move = to_move(view, st.tile, st.end)
+        hints.append(Hint(move, st.won / w, st.points / w, st.mean))
+        twin = _twin(view, move)
+        if twin is not None:
+            hints.append(Hint(twin, st.won / w, st.points / w, st.mean))
+    hints.sort(key=lambda h: -h.value)
+    return hints
+
+
+def _twin(view: SeatView, move: Move) -> Move | None:
+    """The same tile at the other end when both ends show the same number (same effect)."""
+    if view.ends is None or view.ends[0] != view.ends[1] or move.end is None:
+        return None
+    for m in view.legal_moves:
+        if m.tile == move.tile and m.end != move.end:
+            return m
+    return None

@@ -1,0 +1,101 @@
+"""Deals consistent with a seat's knowledge: every hidden tile placed somewhere it may be.
+
+The hidden tiles are shared out group by group (see ``inference``), the
+most constrained first, each group taking a uniform subset of the tiles it
+may hold; the boneyard gets a uniform order. Filling in that order is not
+uniform over consistent deals, so each sample carries the log of its
+importance weight (the product of the binomials it chose from), which
+makes weighted averages exact again.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from doublesix.bots.inference import Knowledge
+from doublesix.tiles import bits
+
+_LOG_C = [
+    [
+        math.lgamma(m + 1) - math.lgamma(k + 1) - math.lgamma(m - k + 1) if k <= m else 0.0
+        for k in range(29)
+    ]
+    for m in range(29)
+]
+
+
+@dataclass
+class Sample:
+    """One imagined deal of the hidden tiles."""
+
+    hands: list[int]
+    bone: list[int]
+    groups: list[list[int]]
+    """Per seat, the tiles given to each of its groups (same order as the knowledge's)."""
+    log_weight: float
+
+
+class Sampler:
+    """Draws deals consistent with ``knowledge``; reuse it for many samples of one decision."""
+
+    def __init__(self, knowledge: Knowledge, rng: random.Random) -> None:
+        self.k = knowledge
+        self.rng = rng
+        slots: list[tuple[int, int, int, int]] = []  # (-restriction, seat, group index, count)
+        for s, gs in enumerate(knowledge.groups):
+            for gi, g in enumerate(gs):
+                if g.count:
+                    allowed = knowledge.unknown & ~g.forbidden
+                    slots.append((allowed.bit_count(), s, gi, g.count))
+        slots.sort()
+        self.slots = [(s, gi, c, knowledge.groups[s][gi].forbidden) for _, s, gi, c in slots]
+        total = sum(c for _, _, c, _ in self.slots) + knowledge.boneyard + knowledge.out
+        self.consistent = total == knowledge.unknown.bit_count()
+        self.relaxed = 0
+        """How many samples had to drop a constraint to fit (inconsistent knowledge)."""
+        self.attempts = 0
+        """Tries so far, failed ones included (searches charge their work for them)."""
+
+    def sample(self) -> Sample:
+        rng = self.rng
+        for attempt in range(30):
+            strict = attempt < 25
+            self.attempts += 1
+            result = self._try(rng, strict)
+            if result is not None:
+                if not strict:
+                    self.relaxed += 1
+                return result
+        raise RuntimeError("no deal fits the seat's knowledge")  # pragma: no cover
+
+    def _try(self, rng: random.Random, strict: bool) -> Sample | None:
+        k = self.k
+        remaining = k.unknown
+        hands = [0] * k.players
+        hands[k.seat] = k.hand
+        groups: list[list[int]] = [[0] * len(gs) for gs in k.groups]
+        log_w = 0.0
+        for s, gi, count, forbidden in self.slots:
+            allowed = remaining & ~forbidden if strict else remaining
+            pool = list(bits(allowed))
+            m = len(pool)
+            if m < count:
+                if strict:
+                    return None
+                pool = list(bits(remaining))
+                m = len(pool)
+                count = min(count, m)
+            chosen = rng.sample(pool, count)
+            log_w += _LOG_C[m][count]
+            mask = 0
+            for t in chosen:
+                mask |= 1 << t
+            remaining &= ~mask
+            hands[s] |= mask
+            groups[s][gi] = mask
+        rest = list(bits(remaining))
+        rng.shuffle(rest)
+        bone = rest[: k.boneyard]
+        return Sample(hands, bone, groups, log_w)

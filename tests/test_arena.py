@@ -1,0 +1,192 @@
+"""The arena: duplicate seatings, statistics math, the CLI commands arena and review."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from doublesix.bots.arena import ArenaResult, elo, run_arena, seatings, summary, wilson
+from doublesix.cli import main
+from doublesix.rules import record
+from doublesix.rules.ruleset import preset
+
+# --- statistics ---------------------------------------------------------------------
+
+
+def test_wilson_interval_known_values() -> None:
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3)
+    assert hi == pytest.approx(0.5962, abs=1e-3)
+    lo, hi = wilson(100, 100)
+    assert hi == 1.0
+    assert lo == pytest.approx(0.9630, abs=1e-3)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-3)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_wilson_contains_the_rate_and_narrows() -> None:
+    for wins, n in [(3, 10), (30, 100), (300, 1000)]:
+        lo, hi = wilson(wins, n)
+        assert lo < wins / n < hi
+    assert wilson(300, 1000)[1] - wilson(300, 1000)[0] < wilson(30, 100)[1] - wilson(30, 100)[0]
+
+
+def test_elo_difference() -> None:
+    assert elo(0.5, 100) == 0.0
+    assert elo(0.75, 100) == pytest.approx(400 * math.log10(3))
+    assert elo(0.25, 100) == pytest.approx(-400 * math.log10(3))
+    assert math.isfinite(elo(1.0, 100)) and elo(1.0, 100) > 0  # clamped half a game from 100%
+    assert elo(1.0, 100) == pytest.approx(400 * math.log10(0.995 / 0.005))
+
+
+def test_result_counts_draws_as_halves() -> None:
+    r = ArenaResult("draw", 2, ("a", "b"), games=10, a_wins=6, b_wins=2, draws=2)
+    assert r.a_win_rate == pytest.approx(0.7)
+    d = r.as_dict()
+    for key in ("games", "a_wins", "b_wins", "draws", "a_win_rate", "ci95", "elo"):
+        assert key in d
+    assert "ms_per_move_mean" in d and "ms_per_move_max" in d
+    assert len(d["ci95"]) == 2
+
+
+# --- seatings -------------------------------------------------------------------------
+
+
+def test_seatings_swap_hands_between_sides() -> None:
+    assert seatings(preset("draw", 2)) == [(0, 1), (1, 0)]
+    assert seatings(preset("kozel")) == [(0, 1, 0, 1), (1, 0, 1, 0)]
+    assert seatings(preset("block", 4)) == [(0, 1, 0, 1), (1, 0, 1, 0)]
+    three = seatings(preset("draw", 3))
+    assert len(three) == 6 and len(set(three)) == 6
+    for seat in range(3):  # each bot sits at each seat equally often
+        assert sum(s[seat] == 0 for s in three) == 3
+
+
+def test_same_bots_play_an_even_match_on_duplicate_deals() -> None:
+    r = run_arena(preset("draw", 2, target=30), "greedy", "greedy", 20, seed=4)
+    assert r.games == 20
+    assert r.a_wins + r.b_wins + r.draws == 20
+    # greedy against itself on duplicate deals: each deal's two games mirror each other
+    assert r.a_wins == r.b_wins
+
+
+def test_arena_is_reproducible_and_times_moves() -> None:
+    rules = preset("kozel", target=30)
+    one = run_arena(rules, "medium", "greedy", 4, seed=2)
+    two = run_arena(rules, "medium", "greedy", 4, seed=2)
+    assert (one.a_wins, one.b_wins, one.rounds) == (two.a_wins, two.b_wins, two.rounds)
+    assert one.timing[0].moves > 0 and one.timing[1].moves > 0
+    assert "medium win rate" in summary(one)
+
+
+def test_arena_runs_every_seating_of_three() -> None:
+    r = run_arena(preset("block", 3, target=20), "random", "greedy", 1, seed=1)
+    assert r.games == 6
+
+
+def test_arena_with_the_omniscient_bot() -> None:
+    r = run_arena(preset("draw", 2, target=20), "omniscient", "greedy", 2, ms_per_move=3)
+    assert r.games == 2
+
+
+# --- command line ---------------------------------------------------------------------
+
+
+def test_arena_command_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        [
+            "arena",
+            "--preset",
+            "draw",
+            "--players",
+            "2",
+            "--bots",
+            "expert,greedy",
+            "--games",
+            "2",
+            "--target",
+            "20",
+            "--ms-per-move",
+            "3",
+            "--json",
+        ]
+    )
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 2
+    for key in (
+        "a_wins",
+        "b_wins",
+        "draws",
+        "a_win_rate",
+        "ci95",
+        "elo",
+        "ms_per_move_mean",
+        "ms_per_move_max",
+    ):
+        assert key in data
+
+
+def test_arena_command_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["arena", "--preset", "kozel", "--bots", "medium,random", "--games", "2"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "win rate" in out and "95% CI" in out and "Elo" in out and "ms per move" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["arena", "--preset", "kozel", "--bots", "medium"],
+        ["arena", "--preset", "kozel", "--bots", "medium,wizard"],
+        ["arena", "--preset", "kozel", "--bots", "medium,greedy", "--games", "0"],
+        ["arena", "--preset", "kozel", "--bots", "medium,greedy", "--ms-per-move", "-1"],
+        ["arena", "--preset", "kozel", "--players", "3", "--bots", "medium,greedy"],
+    ],
+)
+def test_arena_command_refuses_bad_options(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    assert "error" in capsys.readouterr().err
+
+
+def _record_file(tmp_path: Path) -> Path:
+    from doublesix.bots import make_bot
+    from doublesix.bots.arena import play_game
+
+    rules = preset("draw", 2, target=15)
+    bots = [make_bot("greedy", 1), make_bot("random", 2)]
+    game = play_game(rules, 9, bots)
+    path = tmp_path / "game.json"
+    path.write_text(record.dumps(record.game_record(game, ["greedy", "random"])))
+    return path
+
+
+def test_review_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _record_file(tmp_path)
+    assert main(["review", str(path), "--seat", "1", "--ms", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "review of seat 1" in out
+    assert "moves" in out
+    assert main(["review", str(path), "--seat", "0", "--ms", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seat"] == 0 and data["moves"]
+    for row in data["moves"]:
+        assert row["loss"] >= 0
+        if row["played"] == row["best"]:
+            assert row["loss"] == 0
+
+
+def test_review_command_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _record_file(tmp_path)
+    assert main(["review", str(path), "--seat", "5"]) == 2
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "doublesix/1"}')
+    assert main(["review", str(bad)]) == 1
+    assert main(["review", str(tmp_path / "missing.json")]) == 1
+    assert "error" in capsys.readouterr().err
