@@ -1,0 +1,82 @@
+"""``doublesix arena``: bot A against bot B on duplicate deals, with a 95% interval and Elo."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from doublesix.bots import BOTS
+from doublesix.bots.arena import ArenaResult, run_arena, summary
+from doublesix.cli.common import Subparsers, UsageError, add_ruleset_options, ruleset_from
+
+
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "arena",
+        help="bot A against bot B on duplicate deals",
+        description="Bot A against bot B. Every deal is played in every seating (hands "
+        "swapped between the sides; with 3 players, each bot alone at each seat), so luck "
+        "cancels. Prints the wins, A's win rate with its 95%% interval (Wilson; a draw "
+        "counts half), the Elo difference, points per game and per round, and the CPU time "
+        "per move. The same --seed gives the same games.",
+    )
+    add_ruleset_options(parser)
+    parser.add_argument(
+        "--bots",
+        required=True,
+        metavar="A,B",
+        help=f"the two bots ({', '.join(BOTS)}); they may be the same",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        metavar="G",
+        help="games to play at least, rounded up to whole deals (default 100)",
+    )
+    parser.add_argument("--seed", type=int, default=1, metavar="S", help="seed (default 1)")
+    parser.add_argument(
+        "--ms-per-move",
+        type=float,
+        metavar="M",
+        help="time budget per move of the searching bots (pimc, expert, omniscient), in ms "
+        "of one core; counted as work, so results stay reproducible",
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    ruleset = ruleset_from(args)
+    names = [n.strip() for n in args.bots.split(",")]
+    if len(names) != 2:
+        raise UsageError(f"--bots: give two bots as A,B, not {args.bots!r}")
+    for name in names:
+        if name not in BOTS:
+            raise UsageError(f"--bots: no bot {name!r}; choose from {', '.join(BOTS)}")
+    if args.games < 1:
+        raise UsageError(f"--games: {args.games}; play at least 1 game")
+    if args.ms_per_move is not None and args.ms_per_move <= 0:
+        raise UsageError(f"--ms-per-move: {args.ms_per_move}; give a positive number")
+    show = sys.stderr.isatty() and not args.json
+
+    def progress(result: ArenaResult) -> None:
+        if show:
+            print(
+                f"\r{result.games} games, {result.bots[0]} {result.a_wins}, "
+                f"{result.bots[1]} {result.b_wins}, draws {result.draws}",
+                end="",
+                file=sys.stderr,
+            )
+
+    result = run_arena(
+        ruleset, names[0], names[1], args.games, args.seed, args.ms_per_move, progress
+    )
+    if show:
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.as_dict()))
+    else:
+        print(summary(result))
+    return 0
