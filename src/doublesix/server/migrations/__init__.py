@@ -1,0 +1,1 @@
+"""Alembic migrations of the server's database, applied at start-up (``store.migrate``)."""

@@ -1,0 +1,397 @@
+"""Persistence behind one small interface: ``Store``.
+
+``SqlStore`` implements it with SQLAlchemy 2 (async) for SQLite (aiosqlite,
+the default: one file in the working folder) and PostgreSQL (asyncpg). The
+schema is ``schema.py``; Alembic's migrations in ``migrations/`` create it
+and run at start-up (``migrate``).
+
+A table's writer (its actor) is the only one to change it. ``commit``
+writes one numbered event together with the table's new state in a single
+transaction and refuses it unless the stored table is still at the version
+before it (``StaleVersionError``): an event is never applied twice, and a
+second writer cannot slip in between.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import StaticPool
+
+from doublesix.server import schema
+
+DEFAULT_DB = "sqlite+aiosqlite:///doublesix.sqlite3"
+"""The default database: ``doublesix.sqlite3`` in the working folder."""
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+@dataclass(frozen=True)
+class Guest:
+    id: str
+    name: str
+    created_at: float
+
+
+@dataclass
+class SeatRecord:
+    """A seat: ``kind`` is ``human`` (taken by a guest), ``bot`` or ``open``."""
+
+    seat: int
+    kind: str
+    bot: str | None = None
+    guest_id: str | None = None
+    name: str | None = None
+    token: str | None = None
+
+
+@dataclass
+class TableRecord:
+    id: str
+    preset: str
+    ruleset: dict[str, Any]
+    seed: int
+    status: str
+    """``open`` (waiting for players), ``playing`` or ``finished``."""
+    invite: str
+    timer: float | None
+    hints: bool
+    creator: str | None
+    version: int
+    """The number of the table's last event; 0 before the first."""
+    deadline: float | None
+    """When the seat to move runs out of time (seconds since the epoch), if timed."""
+    scores: list[int]
+    seats: list[SeatRecord]
+    created_at: float
+    updated_at: float
+    record: dict[str, Any] | None = None
+    """The ``doublesix/1`` record, once the game is finished."""
+
+    def copy(self) -> TableRecord:
+        return replace(self, seats=[replace(s) for s in self.seats], scores=list(self.scores))
+
+
+@dataclass(frozen=True)
+class EventRecord:
+    """One numbered change of a table: a command and what the engine did with it."""
+
+    version: int
+    kind: str
+    seat: int | None
+    data: dict[str, Any] = field(default_factory=dict)
+    created_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    round: int
+    result: dict[str, Any]
+    scores_after: list[int]
+
+
+class StaleVersionError(RuntimeError):
+    """The stored table is not at the version the writer expected."""
+
+
+class Store(Protocol):
+    async def migrate(self) -> None:
+        """Create or upgrade the schema."""
+        ...
+
+    async def close(self) -> None: ...
+
+    async def add_guest(self, guest: Guest) -> None: ...
+
+    async def guest(self, guest_id: str) -> Guest | None: ...
+
+    async def add_table(self, table: TableRecord) -> None:
+        """Store a new table (version 0) and its seats."""
+        ...
+
+    async def commit(
+        self,
+        table: TableRecord,
+        event: EventRecord,
+        *,
+        seats: bool = False,
+        rounds: Sequence[RoundRecord] = (),
+    ) -> None:
+        """Append ``event`` (number ``table.version``) and store the table's new state.
+
+        ``seats``: the seats changed too. ``rounds``: the rounds that ended with it.
+        Raises ``StaleVersionError`` unless the stored table is at the version before.
+        """
+        ...
+
+    async def table(self, table_id: str) -> TableRecord | None: ...
+
+    async def tables(self, statuses: Sequence[str], limit: int = 200) -> list[TableRecord]:
+        """Tables of these statuses, the most recently changed first."""
+        ...
+
+    async def events(self, table_id: str, after: int = 0) -> list[EventRecord]:
+        """The table's events numbered above ``after``, in order."""
+        ...
+
+    async def rounds(self, table_id: str) -> list[RoundRecord]: ...
+
+
+def database_url(url: str | None) -> str:
+    """The SQLAlchemy URL for ``--db``: async drivers filled in, a bare path is a SQLite file."""
+    if not url:
+        return DEFAULT_DB
+    if "://" not in url:
+        return f"sqlite+aiosqlite:///{url}"
+    scheme, rest = url.split("://", 1)
+    if scheme == "sqlite":
+        return f"sqlite+aiosqlite://{rest}"
+    if scheme in ("postgresql", "postgres"):
+        return f"postgresql+asyncpg://{rest}"
+    return url
+
+
+def _upgrade(connection: Connection) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+class SqlStore:
+    """``Store`` on SQLAlchemy 2: SQLite through aiosqlite, PostgreSQL through asyncpg."""
+
+    def __init__(self, url: str | None = None, *, schema_name: str | None = None) -> None:
+        """``schema_name`` (PostgreSQL): keep every table in that schema (tests use one each)."""
+        self.url = sa.make_url(database_url(url))
+        kwargs: dict[str, Any] = {}
+        self.sqlite = self.url.get_backend_name() == "sqlite"
+        if self.sqlite:
+            kwargs["connect_args"] = {"timeout": 30}
+            if self.url.database in (None, "", ":memory:"):
+                kwargs["poolclass"] = StaticPool
+        elif schema_name is not None:
+            kwargs["connect_args"] = {"server_settings": {"search_path": schema_name}}
+        self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)
+        if self.sqlite:
+            sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        # SQLite takes one writer at a time: queue them here rather than in its busy loop.
+        self._write_lock = asyncio.Lock() if self.sqlite else None
+
+    @contextlib.asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncConnection]:
+        if self._write_lock is None:
+            async with self.engine.begin() as conn:
+                yield conn
+            return
+        async with self._write_lock, self.engine.begin() as conn:
+            yield conn
+
+    async def migrate(self) -> None:
+        async with self._writing() as conn:
+            await conn.run_sync(_upgrade)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # --- guests ------------------------------------------------------------------
+
+    async def add_guest(self, guest: Guest) -> None:
+        async with self._writing() as conn:
+            await conn.execute(
+                schema.guests.insert().values(
+                    id=guest.id, name=guest.name, created_at=guest.created_at
+                )
+            )
+
+    async def guest(self, guest_id: str) -> Guest | None:
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(sa.select(schema.guests).where(schema.guests.c.id == guest_id))
+            ).first()
+        return None if row is None else Guest(row.id, row.name, row.created_at)
+
+    # --- tables --------------------------------------------------------------------
+
+    async def add_table(self, table: TableRecord) -> None:
+        async with self._writing() as conn:
+            await conn.execute(schema.tables.insert().values(**_table_values(table), id=table.id))
+            await _write_seats(conn, table)
+
+    async def commit(
+        self,
+        table: TableRecord,
+        event: EventRecord,
+        *,
+        seats: bool = False,
+        rounds: Sequence[RoundRecord] = (),
+    ) -> None:
+        if event.version != table.version:
+            raise ValueError(f"event {event.version} for a table at version {table.version}")
+        t = schema.tables
+        async with self._writing() as conn:
+            done = await conn.execute(
+                t.update()
+                .where(t.c.id == table.id, t.c.version == event.version - 1)
+                .values(**_table_values(table))
+            )
+            if done.rowcount != 1:
+                raise StaleVersionError(
+                    f"table {table.id} is not at version {event.version - 1} any more"
+                )
+            await conn.execute(
+                schema.events.insert().values(
+                    table_id=table.id,
+                    version=event.version,
+                    kind=event.kind,
+                    seat=event.seat,
+                    data=event.data,
+                    created_at=event.created_at,
+                )
+            )
+            if seats:
+                await _write_seats(conn, table)
+            if rounds:
+                await conn.execute(
+                    schema.rounds.insert(),
+                    [
+                        {
+                            "table_id": table.id,
+                            "round": r.round,
+                            "result": r.result,
+                            "scores_after": r.scores_after,
+                            "created_at": event.created_at,
+                        }
+                        for r in rounds
+                    ],
+                )
+
+    async def table(self, table_id: str) -> TableRecord | None:
+        found = await self._tables(schema.tables.c.id == table_id, limit=1)
+        return found[0] if found else None
+
+    async def tables(self, statuses: Sequence[str], limit: int = 200) -> list[TableRecord]:
+        return await self._tables(schema.tables.c.status.in_(list(statuses)), limit=limit)
+
+    async def _tables(self, where: sa.ColumnElement[bool], limit: int) -> list[TableRecord]:
+        t, s = schema.tables, schema.seats
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(t).where(where).order_by(t.c.updated_at.desc()).limit(limit)
+                )
+            ).all()
+            ids = [row.id for row in rows]
+            seat_rows = (
+                (
+                    await conn.execute(
+                        sa.select(s).where(s.c.table_id.in_(ids)).order_by(s.c.table_id, s.c.seat)
+                    )
+                ).all()
+                if ids
+                else []
+            )
+        by_table: dict[str, list[SeatRecord]] = {i: [] for i in ids}
+        for r in seat_rows:
+            by_table[r.table_id].append(
+                SeatRecord(r.seat, r.kind, r.bot, r.guest_id, r.name, r.token)
+            )
+        return [
+            TableRecord(
+                id=row.id,
+                preset=row.preset,
+                ruleset=dict(row.ruleset),
+                seed=row.seed,
+                status=row.status,
+                invite=row.invite,
+                timer=row.timer,
+                hints=row.hints,
+                creator=row.creator,
+                version=row.version,
+                deadline=row.deadline,
+                scores=list(row.scores),
+                seats=by_table[row.id],
+                created_at=row.created_at,
+                updated_at=row.updated_at,
+                record=row.record,
+            )
+            for row in rows
+        ]
+
+    async def events(self, table_id: str, after: int = 0) -> list[EventRecord]:
+        e = schema.events
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(e)
+                    .where(e.c.table_id == table_id, e.c.version > after)
+                    .order_by(e.c.version)
+                )
+            ).all()
+        return [EventRecord(r.version, r.kind, r.seat, dict(r.data), r.created_at) for r in rows]
+
+    async def rounds(self, table_id: str) -> list[RoundRecord]:
+        r = schema.rounds
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(sa.select(r).where(r.c.table_id == table_id).order_by(r.c.round))
+            ).all()
+        return [RoundRecord(row.round, dict(row.result), list(row.scores_after)) for row in rows]
+
+
+def _table_values(table: TableRecord) -> dict[str, Any]:
+    return {
+        "preset": table.preset,
+        "ruleset": table.ruleset,
+        "seed": table.seed,
+        "status": table.status,
+        "invite": table.invite,
+        "timer": table.timer,
+        "hints": table.hints,
+        "creator": table.creator,
+        "version": table.version,
+        "deadline": table.deadline,
+        "scores": table.scores,
+        "record": table.record,
+        "created_at": table.created_at,
+        "updated_at": table.updated_at,
+    }
+
+
+async def _write_seats(conn: AsyncConnection, table: TableRecord) -> None:
+    s = schema.seats
+    await conn.execute(s.delete().where(s.c.table_id == table.id))
+    await conn.execute(
+        s.insert(),
+        [
+            {
+                "table_id": table.id,
+                "seat": seat.seat,
+                "kind": seat.kind,
+                "bot": seat.bot,
+                "guest_id": seat.guest_id,
+                "name": seat.name,
+                "token": seat.token,
+            }
+            for seat in table.seats
+        ],
+    )
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL: readers do not wait for the writer, and a killed process loses no commit."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

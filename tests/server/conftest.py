@@ -1,0 +1,76 @@
+"""Fixtures of the server tests: an app on SQLite or PostgreSQL, guests, socket players.
+
+PostgreSQL is the one at ``DOUBLESIX_TEST_POSTGRES`` (default: the local
+server, database ``test``); each test gets a schema of its own, dropped after.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+
+from doublesix.server import create_app
+from doublesix.server.actor import Settings
+from doublesix.server.store import SqlStore
+from doublesix.server.ws import Limits
+
+from .server_helpers import POSTGRES, AppFactory, TestClient, run_async
+
+
+async def _pg(sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(POSTGRES.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+def pg_schema() -> Iterator[str]:
+    name = f"ds_test_{secrets.token_hex(6)}"
+    run_async(_pg(f"CREATE SCHEMA {name}"))
+    try:
+        yield name
+    finally:
+        run_async(_pg(f"DROP SCHEMA {name} CASCADE"))
+
+
+@pytest.fixture(params=["sqlite"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def make_app(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> AppFactory:
+    """A factory of apps on one database: every app it makes shares the same tables."""
+    schema = request.getfixturevalue("pg_schema") if backend == "postgres" else None
+    db = f"sqlite+aiosqlite:///{tmp_path / 'doublesix.sqlite3'}"
+
+    seeds = random.Random(request.node.nodeid)  # the same deals on every run of a test
+
+    def make(**settings: Any) -> FastAPI:
+        limits = settings.pop("limits", Limits(frames_per_second=10_000, burst=10_000))
+        settings.setdefault("new_seed", lambda: seeds.randrange(2**62))
+        store = SqlStore(POSTGRES, schema_name=schema) if schema else SqlStore(db)
+        return create_app(
+            store=store,
+            settings=Settings(bot_delay=settings.pop("bot_delay", 0.0), **settings),
+            limits=limits,
+            web_dir=tmp_path / "web",
+        )
+
+    return make
+
+
+@pytest.fixture
+def client(make_app: AppFactory) -> Iterator[TestClient]:
+    with TestClient(make_app()) as c:
+        yield c

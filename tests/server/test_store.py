@@ -1,0 +1,105 @@
+"""The store: migrations make the schema, one writer per table, database URLs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+
+from doublesix.server.schema import metadata
+from doublesix.server.store import (
+    EventRecord,
+    SeatRecord,
+    SqlStore,
+    StaleVersionError,
+    TableRecord,
+    database_url,
+)
+
+from .server_helpers import POSTGRES, run_async
+
+
+def _store(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> SqlStore:
+    if backend == "postgres":
+        return SqlStore(POSTGRES, schema_name=request.getfixturevalue("pg_schema"))
+    return SqlStore(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+
+
+def _table() -> TableRecord:
+    return TableRecord(
+        id="t1",
+        preset="block",
+        ruleset={"preset": "block"},
+        seed=2**61,
+        status="open",
+        invite="inv",
+        timer=None,
+        hints=False,
+        creator="g",
+        version=0,
+        deadline=None,
+        scores=[0, 0],
+        seats=[SeatRecord(0, "human", None, "g", "Anna", "tok"), SeatRecord(1, "open")],
+        created_at=1.0,
+        updated_at=1.0,
+    )
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_migrations_make_the_schema(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    store = _store(backend, tmp_path, request)
+
+    async def check() -> list[Any]:
+        await store.migrate()
+        await store.migrate()  # a second start changes nothing
+        async with store.engine.connect() as conn:
+            diff: list[Any] = await conn.run_sync(
+                lambda c: compare_metadata(MigrationContext.configure(c), metadata)
+            )
+        await store.close()
+        return diff
+
+    assert run_async(check()) == []
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_one_writer_per_table(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    store = _store(backend, tmp_path, request)
+
+    async def check() -> None:
+        await store.migrate()
+        table = _table()
+        await store.add_table(table)
+        first = table.copy()
+        first.version = 1
+        first.seats[1] = SeatRecord(1, "bot", "greedy", None, "greedy bot")
+        await store.commit(first, EventRecord(1, "seat", 1, {"seat": 1}, 2.0), seats=True)
+        rival = table.copy()
+        rival.version = 1
+        with pytest.raises(StaleVersionError):  # a second writer at the same version
+            await store.commit(rival, EventRecord(1, "seat", 1, {}, 2.0))
+        loaded = await store.table("t1")
+        assert loaded is not None
+        assert loaded.version == 1 and loaded.seed == 2**61
+        assert loaded.seats[1].kind == "bot" and loaded.seats[0].token == "tok"
+        assert [e.version for e in await store.events("t1")] == [1]
+        assert await store.events("t1", after=1) == []
+        assert [t.id for t in await store.tables(["open"])] == ["t1"]
+        assert await store.table("nope") is None
+        await store.close()
+
+    run_async(check())
+
+
+def test_database_urls() -> None:
+    assert database_url(None) == "sqlite+aiosqlite:///doublesix.sqlite3"
+    assert database_url("games.db") == "sqlite+aiosqlite:///games.db"
+    assert database_url("sqlite:////tmp/x.db") == "sqlite+aiosqlite:////tmp/x.db"
+    assert database_url("postgresql://u@h/db") == "postgresql+asyncpg://u@h/db"
+    assert database_url("postgres://u@h/db") == "postgresql+asyncpg://u@h/db"
+    assert database_url("postgresql+asyncpg://u@h/db") == "postgresql+asyncpg://u@h/db"

@@ -1,0 +1,104 @@
+"""Bots at a table, the turn timer, and the hint seam."""
+
+from __future__ import annotations
+
+import random
+from contextlib import ExitStack
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+import doublesix.bots
+from doublesix.rules.record import replay
+from doublesix.rules.view import SeatView
+
+from .server_helpers import Socket, TestClient, join, new_table
+
+
+def test_kozel_with_three_bots(client: TestClient) -> None:
+    seats = [
+        {"kind": "human"},
+        *({"kind": "bot", "bot": b} for b in ["greedy", "random", "greedy"]),
+    ]
+    table = new_table(client, preset="kozel", seats=seats)
+    assert table["status"] == "playing"  # no seat left open: it starts at once
+    rng = random.Random(8)
+    with ExitStack() as stack:
+        me = Socket(client, stack, table["id"], table["token"])
+        moves = 0
+        while me.view["status"] != "finished":
+            view = me.view
+            if view["status"] == "round_over":
+                assert set(view["continue"]) == {1, 2, 3}  # bots are always ready
+                me.send({"type": "continue"})
+            elif view["turn"] == 0:
+                me.play(rng.choice(view["legal"]))
+                moves += 1
+            me.update()
+        final = me.view
+    assert moves > 5
+    assert final["players"] == ["Anna", "greedy bot", "random bot", "greedy bot"]
+    record = client.get(f"/api/games/{table['id']}/record").json()
+    assert list(replay(record).scores) == final["scores"]
+
+
+def test_timer_plays_for_a_seat_that_runs_out(client: TestClient) -> None:
+    table = new_table(
+        client, preset="block", seats=[{"kind": "human"}, {"kind": "open"}], timer=0.2
+    )
+    other = join(client, table["id"], "Ben")
+    with ExitStack() as stack:
+        a = Socket(client, stack, table["id"], table["token"])
+        b = Socket(client, stack, table["id"], other["token"])
+        turn = a.view["turn"]
+        assert a.view["timer"]["seat"] == turn
+        frame = a.update()  # nobody moves: the clock does
+        b.update()
+        assert frame["events"][0] == {"seat": turn, "timeout": True}
+        assert frame["events"][1]["seat"] == turn and "play" in frame["events"][1]
+        if a.view["status"] == "playing":  # the next seat's clock runs
+            assert a.view["timer"]["seat"] == a.view["turn"]
+
+
+def test_hints(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = new_table(client, preset="block", seats=[{"kind": "human"}, {"kind": "open"}])
+    assert table["hints"] is False  # off by default where another human sits
+    other = join(client, table["id"], "Ben")
+    with ExitStack() as stack:
+        sockets = [Socket(client, stack, table["id"], t) for t in [table["token"], other["token"]]]
+        mover = sockets[sockets[0].view["turn"]]
+        mover.send({"type": "hint"})
+        assert mover.error()["code"] == "hints_off"
+
+    table = new_table(client, preset="block", seats=[{"kind": "human"}, {"kind": "bot"}])
+    assert table["hints"] is True  # on by default against bots only
+    table = new_table(
+        client, preset="block", seats=[{"kind": "human"}, {"kind": "open"}], hints=True
+    )
+    other = join(client, table["id"], "Ben")
+    with ExitStack() as stack:
+        sockets = [Socket(client, stack, table["id"], t) for t in [table["token"], other["token"]]]
+        mover = sockets[sockets[0].view["turn"]]
+        waiting = sockets[1 - sockets[0].view["turn"]]
+        mover.send({"type": "hint"})  # the expert's own search
+        answer = mover.receive()
+        assert answer["type"] == "hint", answer
+        legal = [{"tile": m["tile"], "end": m["end"]} for m in mover.view["legal"]]
+        ranked = [{"tile": m["tile"], "end": m["end"]} for m in answer["moves"]]
+        assert sorted(map(str, ranked)) == sorted(map(str, legal))
+        assert all(0 <= m["win"] <= 1 for m in answer["moves"])
+
+        def hint(view: SeatView) -> list[Any]:
+            return [
+                SimpleNamespace(move=m, win_chance=0.5, expected_points=3) for m in view.legal_moves
+            ]
+
+        monkeypatch.setattr(doublesix.bots, "hint", hint)
+        mover.send({"type": "hint"})
+        assert mover.receive()["moves"] == [m | {"win": 0.5, "points": 3.0} for m in legal]
+        waiting.send({"type": "hint"})
+        assert waiting.error()["code"] == "not_your_turn"
+        monkeypatch.delattr(doublesix.bots, "hint")
+        mover.send({"type": "hint"})
+        assert mover.error()["code"] == "no_hints"
