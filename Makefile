@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck install bench
+.PHONY: run play test lint typecheck install bench chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP)  # the lobby at http://127.0.0.1:8000, games kept in doublesix.sqlite3
+	$(BIN)/doublesix serve --host 127.0.0.1 --port 8000
+
+play: $(STAMP)  # a game in the terminal against bots
 	$(BIN)/doublesix play --preset kozel
 
 lint: $(STAMP)
@@ -25,7 +28,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: lint typecheck
+# The browser tests drive Debian's Chromium (never `playwright install`).
+chromium:
+	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
+
+test: lint typecheck chromium
 	$(BIN)/pytest
 
 bench: $(STAMP)

@@ -1,0 +1,70 @@
+// The server's HTTP API (docs/protocol.md) and the tokens of the seats we hold.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.error) || `HTTP ${status}`);
+    this.status = status;
+    this.body = body || {};
+    this.field = this.body.field;
+  }
+}
+
+export async function api(method, path, body) {
+  const init = { method, credentials: 'same-origin', headers: {} };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const r = await fetch(path, init);
+  let data = null;
+  const text = await r.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch (e) {
+      data = { error: text };
+    }
+  }
+  if (!r.ok) {
+    // FastAPI's own errors say {"detail": ...}; ours say {"error", "field"}.
+    if (data && !data.error && data.detail) {
+      data = { error: typeof data.detail === 'string' ? data.detail : JSON.stringify(data.detail) };
+    }
+    throw new ApiError(r.status, data);
+  }
+  return data;
+}
+
+export const get = (path) => api('GET', path);
+export const post = (path, body) => api('POST', path, body ?? {});
+
+export async function me() {
+  try {
+    return await get('/api/me');
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 401 || e.status === 404)) return null;
+    throw e;
+  }
+}
+
+function storeKey(tableId) {
+  return `ds_token_${tableId}`;
+}
+
+/** {seat, token} of our seat at a table, or null. */
+export function seatAt(tableId) {
+  try {
+    const raw = localStorage.getItem(storeKey(tableId));
+    return raw ? JSON.parse(raw) : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+export function keepSeat(tableId, seat, token) {
+  try {
+    localStorage.setItem(storeKey(tableId), JSON.stringify({ seat, token }));
+  } catch (e) {
+    /* private mode: the seat lasts as long as the page */
+  }
+}

@@ -1,0 +1,269 @@
+// Words for what happens at a table: events, how a round was scored, who won.
+// Shared by the table, the game page and the replay viewer.
+import { el, has, lit, t, tattr, tx } from './i18n.js';
+import { tileSVG, tileValue } from './tiles.js';
+
+export function sideOf(ruleset, seat) {
+  return ruleset && ruleset.pairs ? seat % 2 : seat;
+}
+
+export function sideCount(ruleset) {
+  return ruleset && ruleset.pairs ? 2 : (ruleset && ruleset.players) || 0;
+}
+
+export function seatsOf(ruleset, side) {
+  const out = [];
+  for (let s = 0; s < ruleset.players; s++) if (sideOf(ruleset, s) === side) out.push(s);
+  return out;
+}
+
+const BOT_NAME = /^([a-z0-9_-]+) bot$/;
+
+/** A player's name; the server names a bot seat "greedy bot", which we say in the reader's language. */
+export function playerName(players, seat) {
+  const p = players && players[seat];
+  if (p === null || p === undefined || p === '') return t('seat.open');
+  const name = typeof p === 'string' ? p : p.name || '';
+  const bot = BOT_NAME.exec(name);
+  if (bot && has(`bot.${bot[1]}`)) return t('bot.name', { n: seat + 1, level: { $t: `bot.${bot[1]}` } });
+  return name;
+}
+
+/** "Anna & Carla" for a pair, "Anna" otherwise (a literal: names are the same in every language). */
+export function sideName(ruleset, players, side) {
+  return seatsOf(ruleset, side).map((s) => playerName(players, s)).join(' & ');
+}
+
+export function presetParam(preset) {
+  return { $t: `preset.${preset}` };
+}
+
+/** The number of the round's first tile in `line` order and the text key of an event. */
+export function eventText(event, players, ruleset, { first = false } = {}) {
+  const name = playerName(players, event.seat);
+  if (event.play !== undefined) {
+    if (first || !event.end) return ['ev.open', { name, tile: event.play }];
+    return [event.end === 'left' ? 'ev.play_left' : 'ev.play_right', { name, tile: event.play }];
+  }
+  if (event.draw !== undefined) {
+    if (event.draw) return ['ev.draw_tile', { name, tile: event.draw }];
+    return ['ev.draw', { name, count: event.count || 1 }];
+  }
+  if (event.pass !== undefined) return [ruleset && ruleset.boneyard ? 'ev.pass' : 'ev.knock', { name }];
+  if (event.straighten !== undefined) return ['ev.straighten', { name }];
+  if (event.redeal !== undefined) return redealText(event.redeal, players);
+  return ['ev.unknown', {}];
+}
+
+/** Kozel's redeal (R13); the engine says "seat 2 holds 5 doubles" or "… holds 6 tiles showing 3". */
+export function redealText(reason, players) {
+  const doubles = /^seat (\d+) holds (\d+) doubles$/.exec(reason || '');
+  if (doubles) return ['ev.redeal_doubles', { name: playerName(players, Number(doubles[1])), count: Number(doubles[2]) }];
+  const suit = /^seat (\d+) holds (\d+) tiles showing (\d+)$/.exec(reason || '');
+  if (suit) return ['ev.redeal_suit', { name: playerName(players, Number(suit[1])), count: Number(suit[2]), pip: Number(suit[3]) }];
+  return ['ev.redeal', { reason: reason || '' }];
+}
+
+/**
+ * Group a run of draws by one seat into one line ("Anna draws 3 tiles").
+ * Own draws keep their tiles. Returns [{event, count, tiles}] in order.
+ */
+export function groupDraws(events) {
+  const out = [];
+  for (const e of events) {
+    const last = out[out.length - 1];
+    if (e.draw !== undefined && last && last.event.draw !== undefined && last.event.seat === e.seat) {
+      last.count += 1;
+      if (e.draw) last.tiles.push(e.draw);
+      continue;
+    }
+    out.push({ event: e, count: 1, tiles: e.draw ? [e.draw] : [] });
+  }
+  return out;
+}
+
+export function drawGroupText(group, players) {
+  const name = playerName(players, group.event.seat);
+  if (group.tiles.length) return ['ev.draws_tiles', { name, count: group.count, tiles: group.tiles.join(', ') }];
+  return ['ev.draw', { name, count: group.count }];
+}
+
+/** Per seat: 'counted' (its pips were scored), 'minus' (subtracted) or 'none'. */
+export function countedHands(ruleset, result) {
+  const n = ruleset.players;
+  const out = new Array(n).fill('none');
+  const kind = result.kind;
+  if (kind === 'tied' || kind === 'eggs' || result.winner_seat === null || result.winner_seat === undefined) return out;
+  const ws = sideOf(ruleset, result.winner_seat);
+  for (let s = 0; s < n; s++) {
+    const mine = sideOf(ruleset, s) === ws;
+    if (ruleset.scoring === 'kozel' && kind === 'fish' && ruleset.fish_charge !== 'own_hands') out[s] = 'counted';
+    else if (!mine) out[s] = 'counted';
+    else if (ruleset.scoring === 'winner_takes' && kind === 'blocked') out[s] = 'minus';
+  }
+  return out;
+}
+
+function line(list, key, params, cls) {
+  const li = el('li', key, params, cls);
+  list.appendChild(li);
+  return li;
+}
+
+/**
+ * How a round was scored, as a list: the way it ended, whose hands counted,
+ * fish, eggs, the 13-rule and a lone 0-0 or 6-6. `hands` are the revealed hands.
+ */
+export function roundExplanation(ruleset, players, result, hands) {
+  const box = document.createElement('div');
+  box.className = 'round-explain';
+  const list = document.createElement('ul');
+  list.className = 'explain';
+  const kozel = ruleset.scoring === 'kozel';
+  const winner = result.winner_seat;
+  const winnerName = winner === null || winner === undefined ? '' : playerName(players, winner);
+  const ws = winner === null || winner === undefined ? null : sideOf(ruleset, winner);
+  const wsName = ws === null ? '' : sideName(ruleset, players, ws);
+  const sides = sideCount(ruleset);
+  const losers = [];
+  for (let s = 0; s < sides; s++) if (s !== ws) losers.push(s);
+  const loserNames = losers.map((s) => sideName(ruleset, players, s)).join(', ');
+  const head = { domino: 'res.domino', blocked: 'res.blocked', tied: 'res.tied', fish: 'res.fish', eggs: 'res.eggs' }[result.kind] || 'res.blocked';
+  const sv = sideValues(ruleset, result.hand_values || []);
+  box.appendChild(el('p', head, {
+    name: winnerName, side: wsName, losers: loserNames,
+    value: sv.length ? Math.max(...sv) : 0, eggs: result.eggs_carried || 0,
+  }, 'explain-head'));
+  const total = (result.points || []).reduce((a, b) => a + b, 0);
+  const pointsOf = (s) => (result.points || [])[s] || 0;
+  if (result.kind === 'domino' || result.kind === 'blocked' || result.kind === 'fish') {
+    if (ruleset.scoring === 'winner_takes' || ruleset.scoring === 'winner_takes_all') {
+      const key = result.kind === 'blocked' && ruleset.scoring === 'winner_takes' ? 'how.winner_minus' : 'how.winner_takes';
+      line(list, key, { side: wsName, points: pointsOf(ws) });
+    } else if (ruleset.scoring === 'goat') {
+      line(list, 'how.goat', {});
+      for (const s of losers) line(list, 'how.charged', { side: sideName(ruleset, players, s), points: pointsOf(s) });
+    } else if (kozel) {
+      const key = result.kind === 'domino' ? 'how.kozel_domino' : ruleset.fish_charge === 'own_hands' ? 'how.kozel_fish_own' : 'how.kozel_fish_all';
+      const charged = losers.map((s) => sideName(ruleset, players, s)).join(', ');
+      line(list, key, { side: charged, points: total || ((result.dropped || []).reduce((a, b) => a + b, 0)) });
+    }
+  } else if (result.kind === 'tied') {
+    line(list, 'how.tied', {});
+  } else if (result.kind === 'eggs') {
+    line(list, 'how.eggs', { eggs: result.eggs_carried || 0 });
+  }
+  if (kozel && result.eggs_used) line(list, 'how.eggs_used', { eggs: result.eggs_used });
+  if (kozel && result.kind !== 'eggs' && result.eggs_carried && result.kind !== 'tied') {
+    line(list, 'how.eggs_carried', { eggs: result.eggs_carried });
+  }
+  (result.dropped || []).forEach((pts, s) => {
+    if (pts) line(list, 'how.thirteen', { side: sideName(ruleset, players, s), points: pts });
+  });
+  if (kozel && result.kind === 'domino' && hands) {
+    hands.forEach((h, s) => {
+      if (!h || h.length !== 1 || sideOf(ruleset, s) === ws) return;
+      const tile = String(h[0]);
+      if (tile === '0-0') line(list, 'how.lone00', { name: playerName(players, s), points: ruleset.lone_zero_zero ?? 25 });
+      if (tile === '6-6') line(list, 'how.lone66', { name: playerName(players, s), points: ruleset.lone_six_six ?? 50 });
+    });
+  }
+  box.appendChild(list);
+  // The hands, face up, with what counted.
+  if (hands) {
+    const counted = countedHands(ruleset, result);
+    const table = document.createElement('div');
+    table.className = 'hands-shown';
+    hands.forEach((h, s) => {
+      const row = document.createElement('div');
+      row.className = `hand-row ${counted[s]}`;
+      row.appendChild(lit('span', playerName(players, s), 'who'));
+      const tiles = document.createElement('span');
+      tiles.className = 'mini-tiles';
+      for (const tile of h || []) tiles.appendChild(tileSVG(tile, { orient: 'h', size: 16 }));
+      row.appendChild(tiles);
+      const value = (result.hand_values || [])[s] ?? (h || []).reduce((a, x) => a + tileValue(x), 0);
+      row.appendChild(lit('span', String(value), 'value'));
+      row.appendChild(el('span', `counted.${counted[s]}`, {}, 'tag'));
+      table.appendChild(row);
+    });
+    box.appendChild(table);
+  }
+  return box;
+}
+
+export function sideValues(ruleset, handValues) {
+  const out = new Array(sideCount(ruleset)).fill(0);
+  handValues.forEach((v, s) => {
+    out[sideOf(ruleset, s)] += v;
+  });
+  return out;
+}
+
+/** The game's end: the winners, and in Kozel the goat and a dry win. */
+export function gameEndText(ruleset, players, gameResult) {
+  const box = document.createElement('div');
+  box.className = 'game-end-text';
+  const winners = (gameResult.winners || []).map((s) => sideName(ruleset, players, s)).join(', ');
+  const losers = (gameResult.losers || []).map((s) => sideName(ruleset, players, s)).join(', ');
+  const plural = ruleset.pairs || (gameResult.winners || []).length > 1;
+  box.appendChild(el('h2', plural ? 'end.winners_pl' : 'end.winner', { names: winners }, 'winners'));
+  if (ruleset.scoring === 'kozel' && losers) box.appendChild(el('p', 'end.goat', { names: losers }, 'goat'));
+  else if (ruleset.scoring === 'goat' && losers) box.appendChild(el('p', 'end.goat_losers', { names: losers }, 'goat'));
+  if (gameResult.dry_win) box.appendChild(el('p', 'end.dry', { names: winners }, 'dry'));
+  return box;
+}
+
+/** The score pad: one column per side, one row per round, the totals. */
+export function scorePad(ruleset, players, results, scores, { current = null, eggs = 0 } = {}) {
+  const wrap = document.createElement('div');
+  wrap.className = 'score-pad';
+  const sides = sideCount(ruleset);
+  const penalties = ruleset.scoring === 'kozel' || ruleset.scoring === 'goat';
+  const target = ruleset.scoring === 'kozel' ? ruleset.target + 1 : ruleset.target;
+  wrap.appendChild(el('p', penalties ? 'pad.target_penalty' : 'pad.target', { target }, 'pad-target'));
+  const table = document.createElement('table');
+  const head = document.createElement('tr');
+  head.appendChild(el('th', 'pad.round'));
+  for (let s = 0; s < sides; s++) {
+    const th = lit('th', sideName(ruleset, players, s));
+    th.className = `pad-side side-${s}`;
+    head.appendChild(th);
+  }
+  const thead = document.createElement('thead');
+  thead.appendChild(head);
+  table.appendChild(thead);
+  const body = document.createElement('tbody');
+  const all = [...(results || [])];
+  if (current) all.push(current);
+  all.forEach((r, i) => {
+    const tr = document.createElement('tr');
+    if (current && i === all.length - 1) tr.className = 'current';
+    tr.appendChild(lit('td', String(i + 1), 'n'));
+    for (let s = 0; s < sides; s++) {
+      const pts = (r.points || [])[s] || 0;
+      const dropped = (r.dropped || [])[s] || 0;
+      const td = document.createElement('td');
+      if (pts) td.appendChild(lit('span', `+${pts}`, 'pts'));
+      else if (dropped) td.appendChild(lit('span', `(${dropped})`, 'dropped'));
+      else td.appendChild(lit('span', '·', 'zero'));
+      tr.appendChild(td);
+    }
+    tattr(tr, 'title', `kind.${r.kind}`);
+    body.appendChild(tr);
+  });
+  table.appendChild(body);
+  const foot = document.createElement('tfoot');
+  const tr = document.createElement('tr');
+  tr.appendChild(el('th', 'pad.total'));
+  for (let s = 0; s < sides; s++) tr.appendChild(lit('td', String((scores || [])[s] || 0), 'total'));
+  foot.appendChild(tr);
+  table.appendChild(foot);
+  wrap.appendChild(table);
+  if (eggs) wrap.appendChild(el('p', 'pad.eggs', { eggs }, 'pad-eggs'));
+  return wrap;
+}
+
+export function setText(node, key, params) {
+  return tx(node, key, params);
+}

@@ -1,0 +1,48 @@
+// A finished game's page: the result, the JSON download, the replay viewer and the move list.
+import { get } from './api.js';
+import { clear, setRulesPreset, startPage, toast } from './common.js';
+import { el, onLanguage, tx } from './i18n.js';
+import { moveList, recordSummary, viewer } from './replayer.js';
+
+const gameId = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
+
+async function main() {
+  await startPage('title.game');
+  document.getElementById('upload').remove();
+  tx(document.getElementById('title'), 'game.title');
+  let record;
+  try {
+    record = await get(`/api/games/${encodeURIComponent(gameId)}/record`);
+  } catch (e) {
+    tx(document.getElementById('summary'), 'game.missing');
+    return;
+  }
+  if (record.ruleset) setRulesPreset(record.ruleset.preset);
+  const summary = document.getElementById('summary');
+  const render = () => {
+    clear(summary);
+    summary.appendChild(recordSummary(record));
+    const links = document.createElement('p');
+    links.className = 'actions';
+    const json = el('a', 'game.download', {}, 'button primary');
+    json.id = 'download-json';
+    json.href = `/api/games/${encodeURIComponent(gameId)}/record`;
+    json.download = `doublesix-${gameId}.json`;
+    links.appendChild(json);
+    const text = el('a', 'game.text', {}, 'button');
+    text.href = `/api/games/${encodeURIComponent(gameId)}/text`;
+    text.target = '_blank';
+    links.appendChild(text);
+    summary.appendChild(links);
+    const moves = clear(document.getElementById('moves'));
+    moves.appendChild(el('h2', 'game.moves'));
+    moves.appendChild(moveList(record));
+  };
+  render();
+  onLanguage(render);
+  const v = document.getElementById('viewer');
+  v.before(el('h2', 'replay.title', {}, 'section-title'));
+  viewer(v, record);
+}
+
+main().catch((e) => toast('err.server', { message: String(e.message || e) }, 'error'));

@@ -1,0 +1,86 @@
+// Upload a doublesix/1 record; the server replays it and the viewer shows it.
+import { ApiError, post } from './api.js';
+import { clear, setRulesPreset, startPage, toast } from './common.js';
+import { el, onLanguage, tx } from './i18n.js';
+import { moveList, recordSummary, viewer } from './replayer.js';
+
+let record = null;
+
+function show() {
+  const summary = clear(document.getElementById('summary'));
+  const moves = clear(document.getElementById('moves'));
+  const v = document.getElementById('viewer');
+  if (!record) {
+    summary.classList.add('hidden');
+    moves.classList.add('hidden');
+    v.classList.add('hidden');
+    return;
+  }
+  summary.classList.remove('hidden');
+  moves.classList.remove('hidden');
+  v.classList.remove('hidden');
+  summary.appendChild(recordSummary(record));
+  moves.appendChild(el('h2', 'game.moves'));
+  moves.appendChild(moveList(record));
+}
+
+async function load(file) {
+  const out = document.getElementById('upload-result');
+  clear(out);
+  let data;
+  try {
+    data = JSON.parse(await file.text());
+  } catch (e) {
+    tx(out, 'replay.not_json');
+    out.className = 'error';
+    return;
+  }
+  try {
+    record = await post('/api/records', data);
+  } catch (e) {
+    record = null;
+    show();
+    out.className = 'error';
+    tx(out, e instanceof ApiError && e.status === 422 ? 'replay.rejected' : 'err.server', { message: e.message });
+    return;
+  }
+  out.className = 'ok';
+  tx(out, 'replay.accepted', { name: file.name });
+  if (record.ruleset) setRulesPreset(record.ruleset.preset);
+  show();
+  viewer(document.getElementById('viewer'), record);
+}
+
+async function main() {
+  await startPage('title.replay');
+  tx(document.getElementById('title'), 'replay.title');
+  const up = document.getElementById('upload');
+  up.appendChild(el('p', 'replay.intro'));
+  const label = document.createElement('label');
+  label.className = 'button primary file-label';
+  label.appendChild(el('span', 'replay.choose'));
+  const input = document.createElement('input');
+  input.type = 'file';
+  input.id = 'record-file';
+  input.accept = 'application/json,.json';
+  label.appendChild(input);
+  up.appendChild(label);
+  const out = document.createElement('p');
+  out.id = 'upload-result';
+  up.appendChild(out);
+  input.addEventListener('change', () => input.files[0] && load(input.files[0]));
+  up.addEventListener('dragover', (ev) => {
+    ev.preventDefault();
+    up.classList.add('drag');
+  });
+  up.addEventListener('dragleave', () => up.classList.remove('drag'));
+  up.addEventListener('drop', (ev) => {
+    ev.preventDefault();
+    up.classList.remove('drag');
+    if (ev.dataTransfer.files[0]) load(ev.dataTransfer.files[0]);
+  });
+  show();
+  onLanguage(show);
+}
+
+main().catch((e) => toast('err.server', { message: String(e.message || e) }, 'error'));

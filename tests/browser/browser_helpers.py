@@ -1,0 +1,119 @@
+"""Helpers of the browser tests: request recording, a socket player, a clicking player."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+try:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+except ImportError:  # the tests are skipped then (conftest.py)
+    PlaywrightTimeout = TimeoutError  # type: ignore[misc,assignment]
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+"""Where the README's screenshots go."""
+
+
+class Requests:
+    """Every URL the pages of a context asked for, WebSockets included."""
+
+    def __init__(self) -> None:
+        self.urls: list[str] = []
+
+    def watch(self, context: Any) -> None:
+        context.on("request", lambda r: self.urls.append(r.url))
+        context.on("page", self.watch_page)
+
+    def watch_page(self, page: Any) -> None:
+        page.on("websocket", lambda ws: self.urls.append(ws.url))
+
+    def outside(self, base: str) -> list[str]:
+        origin = urlsplit(base)
+        bad = []
+        for url in self.urls:
+            u = urlsplit(url)
+            if u.scheme in ("data", "blob", "about"):
+                continue
+            if u.scheme not in ("http", "ws") or u.netloc != origin.netloc:
+                bad.append(url)
+        return bad
+
+
+def play_bot_game(base: str, preset: str = "kozel", target: int = 30) -> str:
+    """A whole game through the socket protocol (seat 0 plays its first legal move); its id."""
+    import httpx
+    from websockets.sync.client import connect
+
+    with httpx.Client(base_url=base) as http:
+        http.post("/api/guest", json={"name": "Vera"}).raise_for_status()
+        body = {
+            "preset": preset,
+            "options": {"target": target},
+            "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * 3,
+            "hints": False,
+        }
+        answer = http.post("/api/tables", json=body)
+        answer.raise_for_status()
+        table = answer.json()
+    url = base.replace("http://", "ws://") + f"/ws/table/{table['id']}"
+    with connect(url, open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": table["token"], "since": None}))
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            msg = json.loads(ws.recv(timeout=30))
+            if msg["type"] not in ("snapshot", "update"):
+                continue
+            view = msg["view"]
+            if view["status"] == "finished":
+                return str(table["id"])
+            if view["status"] == "round_over" and 0 not in view["continue"]:
+                ws.send(json.dumps({"type": "continue"}))
+            elif view["status"] == "playing" and view["turn"] == 0 and view["legal"]:
+                move = view["legal"][0]
+                frame = {"type": "play", "tile": move["tile"], "end": move["end"]}
+                ws.send(json.dumps(frame | {"version": msg["version"]}))
+    raise AssertionError("the game did not finish in time")
+
+
+def play_until(
+    page: Any,
+    done: Callable[[], bool],
+    *,
+    circles: bool,
+    limit: float = 180,
+    at_round_end: Callable[[], None] | None = None,
+) -> dict[str, int]:
+    """Play at ``page`` by clicking tiles (and circles) and "Continue" until ``done()``.
+
+    ``at_round_end`` is called at each round's end, before "Continue" is pressed.
+    """
+    counts = {"moves": 0, "circles": 0, "rounds": 0}
+    deadline = time.monotonic() + limit
+    while not done():
+        assert time.monotonic() < deadline, f"the game did not end: {counts}"
+        cont = page.locator("#continue:enabled")
+        if cont.count() and cont.is_visible():
+            if at_round_end is not None:
+                at_round_end()
+            cont.click()
+            counts["rounds"] += 1
+            continue
+        tiles = page.locator("#hand.my-turn .hand-tile.playable")
+        if tiles.count():
+            tiles.first.click()
+            target = page.locator("#board .target")
+            if circles or target.count():
+                try:
+                    target.first.wait_for(timeout=1500)
+                except PlaywrightTimeout:
+                    continue  # the tile went at once (one end only) or the turn moved on
+                target.first.click()
+                counts["circles"] += 1
+            counts["moves"] += 1
+            continue
+        page.wait_for_timeout(60)
+    return counts

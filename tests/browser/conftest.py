@@ -1,0 +1,119 @@
+"""Browser tests: the real server (``doublesix serve``) and Debian's Chromium through Playwright.
+
+The server runs in a subprocess on a free port with a fresh SQLite file and
+quick bots. Every browser context records the requests of its pages (and
+their WebSockets); at the end of a test each of them must have gone to the
+server's own origin: no page loads anything from outside.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .browser_helpers import Requests, play_bot_game
+
+CHROMIUM = os.environ.get("DOUBLESIX_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+BOT_DELAY = "0.02"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _wait_for(url: str, proc: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
+    import httpx
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"doublesix serve exited with {proc.returncode}")
+        try:
+            if httpx.get(url, timeout=1.0).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"the server did not answer at {url}")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a running ``doublesix serve``."""
+    folder = tmp_path_factory.mktemp("server")
+    port = _free_port()
+    db = f"sqlite+aiosqlite:///{folder / 'browser.sqlite3'}"
+    exe = shutil.which("doublesix", path=str(Path(sys.executable).parent))
+    command = [exe] if exe else [sys.executable, "-c", "from doublesix.cli import main; main()"]
+    command += ["serve", "--port", str(port), "--db", db, "--bot-delay", BOT_DELAY]
+    command += ["--log-level", "warning"]
+    log = (folder / "server.log").open("wb")
+    proc = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for(f"{base}/api/bots", proc)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():  # `make test` installs it: apt-get install chromium
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    playwright_sync = pytest.importorskip("playwright.sync_api")
+    with playwright_sync.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_context(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
+    """Make browser contexts; each one's requests must stay on the server's origin."""
+    made: list[tuple[Any, Requests]] = []
+    errors: list[str] = []
+
+    def make(**options: Any) -> Any:
+        options.setdefault("viewport", {"width": 1280, "height": 800})
+        options.setdefault("locale", "en-US")
+        context = browser.new_context(base_url=server, **options)
+        requests = Requests()
+        requests.watch(context)
+        context.on(
+            "page",
+            lambda page: page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}")),
+        )
+        made.append((context, requests))
+        return context
+
+    yield make
+    for context, requests in made:
+        context.close()
+        assert requests.urls, "no request was recorded"
+        assert requests.outside(server) == [], "a page loaded something from outside"
+    assert errors == [], "a page raised an error"
+
+
+@pytest.fixture(scope="session")
+def finished_game(server: str) -> str:
+    """The id of a finished Kozel game (seat 0 and three bots), played over the socket."""
+    return play_bot_game(server)

@@ -1,0 +1,76 @@
+"""Issue 4: a new user opens the lobby, creates a Kozel table with three bots and plays
+the whole game by clicking tiles and circles until the game-end screen.
+
+On the way it saves the README's screenshots: the lobby, the table mid-game
+and a round's end (docs/lobby.png, docs/table.png, docs/round-end.png).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .browser_helpers import DOCS, play_until
+
+
+def test_new_user_plays_kozel_against_three_bots(new_context: Any, finished_game: str) -> None:
+    page = new_context().new_page()
+    page.goto("/")
+    # A new user: no name yet, so the lobby asks for one.
+    page.wait_for_selector("#guest-form")
+    page.fill("#guest-name", "Anna")
+    page.click("#guest-form button[type=submit]")
+    page.wait_for_selector(".identity .my-name")
+    assert page.locator(".identity .my-name").inner_text() == "Anna"
+    page.wait_for_selector(".table-list.finished .table-row")  # the game played over the socket
+    DOCS.mkdir(exist_ok=True)
+    page.screenshot(path=str(DOCS / "lobby.png"))
+
+    # A Kozel table, three bots, the low target (51 loses) to keep the game short.
+    page.select_option("#preset", "kozel")
+    page.select_option("#target", "50")
+    for seat in (1, 2, 3):
+        assert page.locator(f"#seat-{seat}").input_value().startswith("bot:")
+    page.click("#create-table")
+    page.wait_for_url("**/table/**")
+    page.wait_for_selector("#hand .hand-tile")
+    assert page.locator(".seat").count() == 3  # the three bots around us
+    page.uncheck("#quick")  # every move through a circle at the line's end
+
+    shots: dict[str, bool] = {"table": False, "round-end": False}
+
+    def done() -> bool:
+        mid_game = page.locator("#board .line-tile").count() >= 9
+        if not shots["table"] and mid_game and page.locator("#status.mine").count():
+            page.wait_for_timeout(700)  # let the last tile land
+            page.screenshot(path=str(DOCS / "table.png"))
+            shots["table"] = True
+        return page.locator("#game-end").count() > 0
+
+    def round_end() -> None:
+        card = page.locator("#round-end")
+        assert card.is_visible()
+        text = card.inner_text()
+        assert any(word in text for word in ("Domino!", "Fish!", "Eggs!"))
+        assert page.locator(".seat .seat-tiles svg.shown").count() > 0  # every hand face up
+        if not shots["round-end"]:
+            page.wait_for_timeout(400)
+            page.screenshot(path=str(DOCS / "round-end.png"))
+            shots["round-end"] = True
+
+    counts = play_until(page, done, circles=True, at_round_end=round_end)
+    assert counts["moves"] >= 3 and counts["circles"] == counts["moves"], counts
+
+    end = page.locator("#game-end")
+    assert end.is_visible()
+    text = end.inner_text()
+    assert "win the game" in text
+    assert "the goat" in text  # Kozel: the losing pair is the goat
+    assert page.locator("#status").inner_text() == "The game is over"
+    assert shots["table"], "no mid-game screenshot"
+    if not shots["round-end"]:  # the game ended with its first round: that is a round's end too
+        page.wait_for_timeout(600)  # the result card has risen
+        page.screenshot(path=str(DOCS / "round-end.png"))
+    # The record is one click away.
+    page.click("#to-record")
+    page.wait_for_url("**/game/**")
+    page.wait_for_selector(".move-list .move-round")
