@@ -55,7 +55,6 @@ PROPERTY = settings(
     max_examples=8,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    derandomize=False,
 )
 
 

@@ -224,6 +224,8 @@ def play_out(
             for s in sockets:
                 if s.view["status"] != "round_over":
                     break
+                if s.seat in s.view["continue"]:
+                    continue  # pressed already (a second press would be ignored)
                 s.send({"type": "continue"})
                 for other in everyone:
                     other.update()

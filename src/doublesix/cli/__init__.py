@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from doublesix.cli import arena, bench, play, replay, review, selfplay, serve
+from doublesix.cli import arena, bench, loadtest, play, replay, review, selfplay, serve
 from doublesix.cli.common import EXIT_FAILED, EXIT_USAGE, CommandError
 
 COMMANDS: list[ModuleType] = [
@@ -28,6 +28,7 @@ COMMANDS: list[ModuleType] = [
     replay,
     bench,
     serve,
+    loadtest,
     arena,
     review,
 ]

@@ -18,10 +18,11 @@ that a client that comes back with ``since: v`` gets exactly the events after
 ``v`` (or a full snapshot when they are gone), and who is connected: a seat
 whose player has no socket left is *away*; it keeps the seat for a grace
 period that every client is shown, then a bot plays for it (moves and
-Continue) until its player is back, so a table never waits forever. On start-up a table is rebuilt the same
-way: a ``Game`` from the stored seed and ruleset, then every stored command
-replayed in order (the engine is deterministic), checked against the engine
-events stored with them.
+Continue) until its player is back, so a table never waits forever.
+
+On start-up a table is rebuilt as after a failed commit: a ``Game`` from the stored seed
+and ruleset, then every stored command replayed in order (the engine is
+deterministic), checked against the engine events stored with them.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from doublesix.rules.game import Game
 from doublesix.rules.moves import End, IllegalMoveError, InvalidMoveError, Move
 from doublesix.rules.record import game_record
 from doublesix.rules.ruleset import Ruleset
+from doublesix.rules.view import SeatView
 from doublesix.server.hub import Hub, Listener
 from doublesix.server.store import (
     EventRecord,
@@ -243,7 +245,7 @@ def _move_data(move: Move) -> JSON:
 
 def _parse_move(tile: object, end: object) -> Move:
     if not isinstance(tile, str):
-        raise CommandError("bad_frame", "'tile' must be a tile like \"2-5\"")
+        raise CommandError("bad_frame", "'tile' must be a tile written a-b, halves 0 to 6 (R1)")
     try:
         t = Tile.parse(tile)
     except InvalidTileError as e:
@@ -279,12 +281,12 @@ class TableActor:
             maxlen=max(1, settings.resume_events)
         )
         """The last events as each seat saw them: (version, JSON of its events per seat)."""
+        self._views: tuple[int, dict[int | None, SeatView]] = (-1, {})
+        """Seat views of the game at one version (see ``_seat_view``)."""
         self._clients: dict[int, set[Client]] = {}
         """The open sockets of each seat."""
         now = settings.clock()
-        self._gone: dict[int, float] = {
-            s.seat: now for s in table.seats if s.kind == "human"
-        }
+        self._gone: dict[int, float] = {s.seat: now for s in table.seats if s.kind == "human"}
         """Human seats without a socket, and since when (the grace period counts from it)."""
         self._stand_in: set[int] = set()
         """Away seats past their grace period: a bot plays for them until they are back."""
@@ -301,6 +303,7 @@ class TableActor:
         self.ready = set()
         self._bots = {}
         self._recent.clear()  # a client behind this point gets a full snapshot
+        self._views = (-1, {})
         for event in events:
             self._replay_one(event)
         game = self.game
@@ -568,13 +571,13 @@ class TableActor:
     # --- who is connected ----------------------------------------------------------------
 
     def away(self) -> list[JSON]:
-        """The human seats without a socket while the game is on: until when the seat is
-        kept (seconds since the epoch), and whether a bot plays for it by now."""
+        """The human seats without a socket while the game is on: since when, until when
+        the seat is kept (seconds since the epoch), and whether a bot plays for it by now."""
         if self.table.status != "playing":
             return []
         grace = self.settings.grace_seconds
         return [
-            {"seat": seat, "until": since + grace, "bot": seat in self._stand_in}
+            {"seat": seat, "since": since, "until": since + grace, "bot": seat in self._stand_in}
             for seat, since in sorted(self._gone.items())
         ]
 
@@ -672,7 +675,21 @@ class TableActor:
     def view(self, seat: int | None) -> JSON:
         ready = self.ready | {s.seat for s in self.table.seats if s.kind == "bot"}
         deadline = self.table.deadline if self._clock_seat() is not None else None
-        return view_json(self.info(), self.game, seat, ready, deadline, self.away())
+        seen = None if self.game is None else self._seat_view(seat)
+        return view_json(self.info(), self.game, seat, ready, deadline, self.away(), seen)
+
+    def _seat_view(self, seat: int | None) -> SeatView:
+        """``view_of(game, seat)`` at the table's version, built once per version and seat
+        (a change of the game is always committed as a new version before it is shown)."""
+        assert self.game is not None
+        version, views = self._views
+        if version != self.table.version:
+            views = {}
+            self._views = (self.table.version, views)
+        view = views.get(seat)
+        if view is None:
+            view = views[seat] = view_of(self.game, seat)
+        return view
 
     def info(self) -> TableInfo:
         return TableInfo(
@@ -684,8 +701,9 @@ class TableActor:
         )
 
     def seat_of_token(self, token: str) -> int | None:
+        given = token.encode("utf-8", "surrogatepass")  # compare_digest takes only ASCII str
         for seat in self.table.seats:
-            if seat.token is not None and secrets.compare_digest(seat.token, token):
+            if seat.token is not None and secrets.compare_digest(seat.token.encode(), given):
                 return seat.seat
         return None
 
@@ -732,7 +750,7 @@ class TableActor:
             marker = [{"seat": seat, "away": True}]
 
         def events(viewer: int | None) -> list[JSON]:
-            return marker + update_events(game, viewer, start)
+            return marker + update_events(game, viewer, start, self._seat_view(viewer))
 
         await self._commit("play", seat, data, events, started_turn=True)
 
@@ -763,7 +781,7 @@ class TableActor:
         def events(viewer: int | None) -> list[JSON]:
             out: list[JSON] = [dict(pressed)]
             if data["next_round"]:
-                out += [{"round": number}, *update_events(game, viewer, 0)]
+                out += [{"round": number}, *update_events(game, viewer, 0, self._seat_view(viewer))]
             return out
 
         await self._commit("continue", seat, data, events, started_turn=bool(data["next_round"]))
@@ -842,7 +860,8 @@ class TableActor:
             self._gone[seat] = now
 
         def events(viewer: int | None) -> list[JSON]:
-            return [{"start": True}, {"round": 1}, *update_events(game, viewer, 0)]
+            seen = self._seat_view(viewer)
+            return [{"start": True}, {"round": 1}, *update_events(game, viewer, 0, seen)]
 
         await self._commit("start", None, data, events, started_turn=True)
 

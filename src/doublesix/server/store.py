@@ -10,6 +10,13 @@ writes one numbered event together with the table's new state in a single
 transaction and refuses it unless the stored table is still at the version
 before it (``StaleVersionError``): an event is never applied twice, and a
 second writer cannot slip in between.
+
+On SQLite, which takes one writer at a time, the commits of all tables that
+wait while a transaction is being written go together into the next one
+(group commit): one BEGIN and one COMMIT for many tables, every row checked
+as above. If any of them fails, the group is rolled back and its commits are
+written one by one, so one table's failure never becomes another's. Each
+``commit`` returns only once its own transaction is committed.
 """
 
 from __future__ import annotations
@@ -187,6 +194,9 @@ class SqlStore:
             sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         # SQLite takes one writer at a time: queue them here rather than in its busy loop.
         self._write_lock = asyncio.Lock() if self.sqlite else None
+        self._waiting: list[_Pending] = []
+        """Commits waiting for the next group (SQLite)."""
+        self._flusher: asyncio.Task[None] | None = None
 
     @contextlib.asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
@@ -202,6 +212,9 @@ class SqlStore:
             await conn.run_sync(_upgrade)
 
     async def close(self) -> None:
+        if self._flusher is not None:
+            with contextlib.suppress(Exception):
+                await self._flusher
         await self.engine.dispose()
 
     # --- guests ------------------------------------------------------------------
@@ -238,43 +251,36 @@ class SqlStore:
     ) -> None:
         if event.version != table.version:
             raise ValueError(f"event {event.version} for a table at version {table.version}")
-        t = schema.tables
-        async with self._writing() as conn:
-            done = await conn.execute(
-                t.update()
-                .where(t.c.id == table.id, t.c.version == event.version - 1)
-                .values(**_table_values(table))
-            )
-            if done.rowcount != 1:
-                raise StaleVersionError(
-                    f"table {table.id} is not at version {event.version - 1} any more"
-                )
-            await conn.execute(
-                schema.events.insert().values(
-                    table_id=table.id,
-                    version=event.version,
-                    kind=event.kind,
-                    seat=event.seat,
-                    data=event.data,
-                    created_at=event.created_at,
-                )
-            )
-            if seats:
-                await _write_seats(conn, table)
-            if rounds:
-                await conn.execute(
-                    schema.rounds.insert(),
-                    [
-                        {
-                            "table_id": table.id,
-                            "round": r.round,
-                            "result": r.result,
-                            "scores_after": r.scores_after,
-                            "created_at": event.created_at,
-                        }
-                        for r in rounds
-                    ],
-                )
+        pending = _Pending(table, event, seats, tuple(rounds))
+        if self._write_lock is None:
+            async with self._writing() as conn:
+                await _write(conn, [pending])
+            return
+        pending.done = asyncio.get_running_loop().create_future()
+        self._waiting.append(pending)
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush(), name="store-group-commit")
+        await asyncio.shield(pending.done)
+
+    async def _flush(self) -> None:
+        """Write the waiting commits in groups until none waits (SQLite)."""
+        while self._waiting:
+            group, self._waiting = self._waiting, []
+            try:
+                async with self._writing() as conn:
+                    await _write(conn, group)
+            except Exception:
+                for one in group:  # the group is rolled back: one by one, each its own fate
+                    try:
+                        async with self._writing() as conn:
+                            await _write(conn, [one])
+                    except Exception as e:
+                        _settle(one, e)
+                    else:
+                        _settle(one, None)
+            else:
+                for one in group:
+                    _settle(one, None)
 
     async def table(self, table_id: str) -> TableRecord | None:
         found = await self._tables(schema.tables.c.id == table_id, limit=1)
@@ -347,6 +353,87 @@ class SqlStore:
                 await conn.execute(sa.select(r).where(r.c.table_id == table_id).order_by(r.c.round))
             ).all()
         return [RoundRecord(row.round, dict(row.result), list(row.scores_after)) for row in rows]
+
+
+@dataclass
+class _Pending:
+    """One commit: a table's new state and its event, and (SQLite) when it is written."""
+
+    table: TableRecord
+    event: EventRecord
+    seats: bool
+    rounds: tuple[RoundRecord, ...]
+    done: asyncio.Future[None] | None = None
+
+
+def _settle(pending: _Pending, error: Exception | None) -> None:
+    if pending.done is None or pending.done.done():
+        return
+    if error is None:
+        pending.done.set_result(None)
+    else:
+        pending.done.set_exception(error)
+
+
+async def _write(conn: AsyncConnection, group: Sequence[_Pending]) -> None:
+    """Write the commits of ``group`` in the open transaction; StaleVersionError if one
+    table is not at the version before its event any more."""
+    t = schema.tables
+    for one in group:
+        table, event = one.table, one.event
+        done = await conn.execute(
+            t.update()
+            .where(t.c.id == table.id, t.c.version == event.version - 1)
+            .values(**_state_values(table))
+        )
+        if done.rowcount != 1:
+            raise StaleVersionError(
+                f"table {table.id} is not at version {event.version - 1} any more"
+            )
+    await conn.execute(
+        schema.events.insert(),
+        [
+            {
+                "table_id": one.table.id,
+                "version": one.event.version,
+                "kind": one.event.kind,
+                "seat": one.event.seat,
+                "data": one.event.data,
+                "created_at": one.event.created_at,
+            }
+            for one in group
+        ],
+    )
+    for one in group:
+        if one.seats:
+            await _write_seats(conn, one.table)
+    rounds = [
+        {
+            "table_id": one.table.id,
+            "round": r.round,
+            "result": r.result,
+            "scores_after": r.scores_after,
+            "created_at": one.event.created_at,
+        }
+        for one in group
+        for r in one.rounds
+    ]
+    if rounds:
+        await conn.execute(schema.rounds.insert(), rounds)
+
+
+def _state_values(table: TableRecord) -> dict[str, Any]:
+    """What a commit changes in the ``tables`` row (the rest is fixed when it is added)."""
+    values = {
+        "status": table.status,
+        "version": table.version,
+        "deadline": table.deadline,
+        "scores": table.scores,
+        "updated_at": table.updated_at,
+    }
+    if table.record is not None:
+        values["record"] = table.record
+    return values
 
 
 def _table_values(table: TableRecord) -> dict[str, Any]:

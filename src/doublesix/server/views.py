@@ -104,10 +104,12 @@ def view_json(
     ready: Collection[int] = (),
     deadline: float | None = None,
     away: Sequence[JSON] = (),
+    seen: SeatView | None = None,
 ) -> JSON:
     """The protocol's ``View`` of ``table`` for ``seat`` (None: a spectator).
 
     ``away``: the seats whose players are disconnected (``TableActor.away``).
+    ``seen``: ``view_of(game, seat)`` if the caller has it already.
     """
     ruleset = table.ruleset
     base: JSON = {
@@ -143,7 +145,7 @@ def view_json(
             "redeals": [],
             "lead_draws": [],
         }
-    view = view_of(game, seat)
+    view = seen if seen is not None else view_of(game, seat)
     spectator = seat is None
     turn = view.turn
     timer = None
@@ -182,7 +184,10 @@ def view_json(
     }
 
 
-def update_events(game: Game, seat: int | None, start: int) -> list[JSON]:
-    """The current round's public events from index ``start`` on, as ``seat`` sees them."""
-    view = view_of(game, seat)
+def update_events(
+    game: Game, seat: int | None, start: int, seen: SeatView | None = None
+) -> list[JSON]:
+    """The current round's public events from index ``start`` on, as ``seat`` sees them
+    (``seen``: ``view_of(game, seat)`` if the caller has it already)."""
+    view = seen if seen is not None else view_of(game, seat)
     return [event_json(e, seat is None) for e in view.events[start:]]

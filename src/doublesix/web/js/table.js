@@ -28,6 +28,7 @@ const state = {
   bots: [],
   lastRound: null,
   drawn: new Set(), // tiles we drew in the latest update
+  backlog: [], // events of missed updates that came back after a reconnect (no view of their own)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -302,11 +303,28 @@ function handle(msg) {
   switch (msg.type) {
     case 'snapshot':
       state.version = msg.version;
+      state.backlog = [];
       accept(msg.view, []);
+      break;
+    case 'resume':
+      // Back after a lost connection: the missed updates follow; only the last has a view.
+      state.version = msg.since;
+      state.backlog = [];
       break;
     case 'update':
       state.version = msg.version;
-      accept(msg.view, msg.events || []);
+      if (!msg.view) {
+        state.backlog.push(...(msg.events || []));
+        break;
+      }
+      accept(msg.view, [...state.backlog, ...(msg.events || [])]);
+      state.backlog = [];
+      break;
+    case 'presence':
+      if (state.view) {
+        state.view.away = msg.away || [];
+        tickTimers();
+      }
       break;
     case 'hint':
       state.hint = (msg.moves || [])[0] || null;
@@ -447,6 +465,10 @@ function seatPanel(s, pos) {
   timer.dataset.seat = String(s);
   head.appendChild(timer);
   panel.appendChild(head);
+  const away = document.createElement('div');
+  away.className = 'away';
+  away.dataset.seat = String(s);
+  panel.appendChild(away);
   const tiles = document.createElement('div');
   tiles.className = 'seat-tiles';
   const shown = revealed(s);
@@ -693,7 +715,34 @@ function renderOverlay() {
   box.appendChild(card);
 }
 
+/** "disconnected — 0:42" under a seat whose player has no connection; then "a bot plays". */
+function tickAway() {
+  const v = state.view;
+  for (const node of document.querySelectorAll('.away[data-seat]')) {
+    const seat = Number(node.dataset.seat);
+    // A page reload or a slow first connection is no absence: shown after 3 seconds.
+    const now = Date.now() / 1000;
+    const away = v && v.status !== 'finished' ? (v.away || []).find((a) => a.seat === seat && (a.bot || now - a.since >= 3)) : null;
+    node.classList.toggle('shown', Boolean(away));
+    if (!away) {
+      if (node.dataset.i18n) {
+        clear(node);
+        delete node.dataset.i18n;
+      }
+      continue;
+    }
+    if (away.bot) {
+      if (node.dataset.i18n !== 'seat.away_bot') tx(node, 'seat.away_bot');
+      continue;
+    }
+    const left = Math.max(0, Math.ceil(away.until - now));
+    const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+    if (node.dataset.i18nArgs !== JSON.stringify({ time })) tx(node, 'seat.away', { time });
+  }
+}
+
 function tickTimers() {
+  tickAway();
   const v = state.view;
   for (const node of document.querySelectorAll('.timer')) {
     const seat = Number(node.dataset.seat);
@@ -730,10 +779,11 @@ function announce(events) {
   if (!events.length) return;
   for (const g of groupDraws(events)) {
     const e = g.event;
-    if (e.timeout) {
+    if (e.timeout || (e.away && e.continue === undefined)) {
+      const key = e.timeout ? 'ev.timeout' : 'ev.away';
       const params = { name: playerName(v.players, e.seat) };
-      bubble(e.seat, 'ev.timeout', params);
-      toast('ev.timeout', params, 'event');
+      bubble(e.seat, key, params);
+      toast(key, params, 'event');
     } else if (e.pass !== undefined) {
       const [key, params] = eventText(e, v.players, v.ruleset);
       bubble(e.seat, key, params);
