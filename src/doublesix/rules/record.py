@@ -87,7 +87,7 @@ def game_record(game: Game, players: Sequence[str]) -> dict[str, Any]:
     if ruleset.opener is Opener.DRAW_FOR_LEAD:
         record["lead_draws"] = [{"seat": s, "tile": str(TILES[t])} for s, t in game.lead_draws]
     record["rounds"] = [_round_record(r) for r in game.rounds]
-    record["result"] = _game_result_record(game.result)
+    record["result"] = game_result_record(game.result)
     return record
 
 
@@ -124,11 +124,12 @@ def _round_record(r: GameRound) -> dict[str, Any]:
         "events": [_event_record(e) for e in r.play.events],
     }
     if r.result is not None:
-        data["result"] = _round_result_record(r.result)
+        data["result"] = round_result_record(r.result)
     return data
 
 
-def _round_result_record(result: RoundResult) -> dict[str, Any]:
+def round_result_record(result: RoundResult) -> dict[str, Any]:
+    """A round's ``result`` object (RECORD.md), plus ``eggs_used`` and ``dropped``."""
     return {
         "kind": result.kind.value,
         "winner_seat": result.winner_seat,
@@ -141,7 +142,8 @@ def _round_result_record(result: RoundResult) -> dict[str, Any]:
     }
 
 
-def _game_result_record(result: GameResult) -> dict[str, Any]:
+def game_result_record(result: GameResult) -> dict[str, Any]:
+    """The record's top-level ``result`` object."""
     return {
         "finished": result.finished,
         "losers": list(result.losers),
@@ -442,7 +444,7 @@ def replay(data: Mapping[str, Any]) -> Game:
             _next_round(game, number)
         _replay_events(game, number, r.events)
         _check_round_result(game, number, r.result)
-    computed = _game_result_record(game.result)
+    computed = game_result_record(game.result)
     _compare(stated, computed, _REQUIRED_GAME, _game_rules(ruleset), _TOP)
     return game
 
@@ -595,7 +597,7 @@ def _check_round_result(game: Game, number: int, stated: Mapping[str, Any] | Non
         return
     if stated is None:
         raise where.error("missing for a round that is over", "R32", "result")
-    computed = _round_result_record(result)
+    computed = round_result_record(result)
     _compare(stated, computed, _REQUIRED_ROUND, _round_rules(game.ruleset, result), where)
 
 

@@ -41,7 +41,7 @@ from typing import Any, Protocol
 from doublesix.bots import Bot, make_bot, table_bots
 from doublesix.rules.game import Game
 from doublesix.rules.moves import End, IllegalMoveError, InvalidMoveError, Move
-from doublesix.rules.record import game_record
+from doublesix.rules.record import game_record, round_result_record
 from doublesix.rules.ruleset import Ruleset
 from doublesix.rules.view import SeatView
 from doublesix.server.hub import Hub, Listener
@@ -57,7 +57,6 @@ from doublesix.server.views import (
     JSON,
     TableInfo,
     event_json,
-    round_result_json,
     update_events,
     view_json,
     view_of,
@@ -893,7 +892,7 @@ class TableActor:
                 result = played.result
                 if number > self._rounds_stored and result is not None:
                     rounds.append(
-                        RoundRecord(number, round_result_json(result), list(result.scores_after))
+                        RoundRecord(number, round_result_record(result), list(result.scores_after))
                     )
             if game.finished:
                 table.record = self._record(game, table)

@@ -15,8 +15,9 @@ from typing import Any
 
 from doublesix.rules.game import Game
 from doublesix.rules.moves import Draw, Pass, Play, Straighten
+from doublesix.rules.record import game_result_record, round_result_record
 from doublesix.rules.ruleset import Ruleset
-from doublesix.rules.scoring import GameResult, RoundResult
+from doublesix.rules.scoring import GameResult
 from doublesix.rules.view import HiddenDraw, PublicEvent, SeatView, seat_view
 from doublesix.tiles import Tile
 
@@ -32,30 +33,6 @@ class TableInfo:
     players: tuple[str | None, ...]
     hints: bool
     timer: float | None
-
-
-def round_result_json(result: RoundResult) -> JSON:
-    """The record's ``result`` object of a round (RECORD.md) plus ``eggs_used`` and ``dropped``."""
-    return {
-        "kind": result.kind.value,
-        "winner_seat": result.winner_seat,
-        "hand_values": list(result.hand_values),
-        "points": list(result.points),
-        "eggs_carried": result.eggs_carried,
-        "scores_after": list(result.scores_after),
-        "eggs_used": result.eggs_used,
-        "dropped": list(result.dropped),
-    }
-
-
-def game_result_json(result: GameResult) -> JSON:
-    return {
-        "finished": result.finished,
-        "winners": list(result.winners),
-        "losers": list(result.losers),
-        "dry_win": result.dry_win,
-        "scores": list(result.scores),
-    }
 
 
 def event_json(event: PublicEvent, spectator: bool = False) -> JSON:
@@ -139,7 +116,7 @@ def view_json(
             "results": [],
             "round_result": None,
             "revealed": None,
-            "game_result": game_result_json(GameResult(False, (), (), (0,) * ruleset.sides)),
+            "game_result": game_result_record(GameResult(False, (), (), (0,) * ruleset.sides)),
             "continue": [],
             "timer": None,
             "redeals": [],
@@ -171,12 +148,14 @@ def view_json(
         "events": [event_json(e, spectator) for e in view.events],
         "scores": list(view.scores),
         "eggs": view.eggs,
-        "results": [round_result_json(r) for r in view.past_results],
-        "round_result": None if view.round_result is None else round_result_json(view.round_result),
+        "results": [round_result_record(r) for r in view.past_results],
+        "round_result": None
+        if view.round_result is None
+        else round_result_record(view.round_result),
         "revealed": (
             None if view.revealed_hands is None else [_tiles(h) for h in view.revealed_hands]
         ),
-        "game_result": game_result_json(view.game_result),
+        "game_result": game_result_record(view.game_result),
         "continue": sorted(ready) if status_of(game) == "round_over" else [],
         "timer": timer,
         "redeals": list(view.redeals),
