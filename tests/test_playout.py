@@ -9,7 +9,7 @@ import pytest
 
 from doublesix import Game, Move, preset
 from doublesix.playout import deal, first_opener, new_round, playout, random_move, random_rounds
-from doublesix.rules.deal import Deal, RecordedDealer
+from doublesix.rules.deal import RecordedDealer
 from doublesix.rules.moves import Play
 from doublesix.rules.round import Ending, Round
 from doublesix.rules.ruleset import PRESETS, Opener, Ruleset
@@ -53,7 +53,8 @@ def test_playout_moves_are_legal_through_the_public_api(ruleset: Ruleset) -> Non
     """Every play of a playout, replayed with ``Round.play(Move)``, gives the same events."""
     rng = random.Random(5)
     for _ in range(50):
-        hands, boneyard, out = deal(ruleset, rng)
+        dealt = deal(ruleset, rng)
+        hands, boneyard, out = dealt.hands, dealt.boneyard, dealt.out
         opener, opening = first_opener(ruleset, hands, rng)
         fast = Round(ruleset, hands, boneyard, out, opener, opening)
         playout(fast, rng)
@@ -114,12 +115,11 @@ def test_deals_are_seeded_and_complete(ruleset: Ruleset) -> None:
     first = deal(ruleset, random.Random(9))
     assert first == deal(ruleset, random.Random(9))
     assert first != deal(ruleset, random.Random(10))
-    hands, boneyard, out = first
-    assert [h.bit_count() for h in hands] == [ruleset.hand_size] * ruleset.players
-    assert sum(hands) + sum(1 << t for t in boneyard) + out == ALL
-    assert (not boneyard) == (not ruleset.boneyard)
+    first.check(ruleset)  # R1, R12: the whole set, shared out as the ruleset says
+    assert sum(first.hands) + sum(1 << t for t in first.boneyard) + first.out == ALL
+    assert (not first.boneyard) == (not ruleset.boneyard)
     if ruleset.redeal:
-        assert Deal(tuple(hands), tuple(boneyard), out).redeal_reason() is None
+        assert first.redeal_reason() is None
 
 
 @pytest.mark.parametrize(
@@ -129,9 +129,9 @@ def test_first_opener_is_the_games(ruleset: Ruleset) -> None:
     """R16, R18–R20: the playout's first round opens like a game's first round."""
     rng = random.Random(21)
     for _ in range(100):
-        hands, boneyard, out = deal(ruleset, rng)
-        opener, opening = first_opener(ruleset, hands, rng)
-        game = Game(ruleset, dealer=RecordedDealer([Deal(tuple(hands), tuple(boneyard), out)]))
+        dealt = deal(ruleset, rng)
+        opener, opening = first_opener(ruleset, dealt.hands, rng)
+        game = Game(ruleset, dealer=RecordedDealer([dealt]))
         assert game.rounds[0].opener == opener
         played = game.round.plays
         assert (played[0].tile.index if played else None) == opening

@@ -22,20 +22,19 @@ the set's 28 tiles). It is seeded, but it is not the dealer of
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from doublesix.rules.deal import Deal, deal_from, redeal_reason
+from doublesix.rules.game import opening_by_tiles
 from doublesix.rules.moves import LEFT, OPEN, RIGHT
 from doublesix.rules.round import Round
 from doublesix.rules.ruleset import Opener, Ruleset
-from doublesix.tiles import DOUBLES, SUIT, TILES, bits, lowest, tile
+from doublesix.tiles import SUIT, TILES
 
 Policy = Callable[[Round, random.Random], tuple[int, int]]
 """Chooses ``(tile index, end code)`` for the seat to move of a round that is not over."""
 
 _ORDER = list(range(len(TILES)))
-_BIT = [1 << t for t in _ORDER]
-_ONE_ONE = tile(1, 1).index
-_ZERO_ZERO = tile(0, 0).bit
 
 
 def random_move(rnd: Round, rng: random.Random) -> tuple[int, int]:
@@ -99,73 +98,38 @@ def playout(rnd: Round, rng: random.Random, policy: Policy | None = None) -> int
     return len(rnd.events) - start
 
 
-def deal(ruleset: Ruleset, rng: random.Random) -> tuple[list[int], list[int], int]:
-    """A seeded deal (R12): each seat's hand as a mask, the boneyard in draw order, the out mask.
-
-    Kozel deals with too many doubles or tiles of a number are dealt again (R13).
-    """
+def deal(ruleset: Ruleset, rng: random.Random) -> Deal:
+    """A seeded deal (R12); Kozel deals with too many doubles or tiles of a number are
+    dealt again (R13)."""
     rand = rng.random
-    players, size = ruleset.players, ruleset.hand_size
-    seats = range(players)
     while True:
         order = _ORDER.copy()
         for i in range(len(order) - 1, 0, -1):
             j = int(rand() * (i + 1))
             order[i], order[j] = order[j], order[i]
-        hands = [sum(map(_BIT.__getitem__, order[s * size : (s + 1) * size])) for s in seats]
-        if not (ruleset.redeal and any(_redeal(h) for h in hands)):
-            break
-    rest = order[players * size :]
-    if ruleset.boneyard:
-        return hands, rest, 0
-    return hands, [], sum(map(_BIT.__getitem__, rest))
+        dealt = deal_from(ruleset, order)
+        if not (ruleset.redeal and redeal_reason(dealt.hands)):
+            return dealt
 
 
-def _redeal(hand: int) -> bool:
-    """R13: five doubles, or six tiles showing one number."""
-    return (hand & DOUBLES).bit_count() >= 5 or max(
-        map(int.bit_count, map(hand.__and__, SUIT))
-    ) >= 6
-
-
-def first_opener(ruleset: Ruleset, hands: list[int], rng: random.Random) -> tuple[int, int | None]:
+def first_opener(
+    ruleset: Ruleset, hands: Sequence[int], rng: random.Random
+) -> tuple[int, int | None]:
     """Who opens a game's first round (R16, R18–R21), and the tile played for him if forced.
 
     ``draw_for_lead`` (R21) is symmetric between the seats, so a playout
     picks its opener uniformly instead of drawing tiles for the lead.
     """
-    dealt = 0
-    for hand in hands:
-        dealt |= hand
-    opener = ruleset.opener
-    if opener is Opener.HIGHEST_DOUBLE:
-        doubles = dealt & DOUBLES
-        t = (doubles or dealt).bit_length() - 1  # tiles are indexed lightest first (R3)
-        return _holder(hands, t), t
-    if opener is Opener.KOZEL:
-        return _holder(hands, _ONE_ONE), _ONE_ONE
-    if opener is Opener.LOWEST_DOUBLE:
-        doubles = dealt & DOUBLES & ~_ZERO_ZERO
-        if doubles:
-            return _holder(hands, (doubles & -doubles).bit_length() - 1), None
-        return _holder(hands, lowest(TILES[t] for t in bits(dealt)).index), None
-    if opener is Opener.HIGHEST_TILE:
-        return _holder(hands, dealt.bit_length() - 1), None
-    return int(rng.random() * ruleset.players), None
-
-
-def _holder(hands: list[int], t: int) -> int:
-    for seat, hand in enumerate(hands):
-        if hand >> t & 1:
-            return seat
-    raise ValueError(f"nobody holds {TILES[t]}")
+    if ruleset.opener is Opener.DRAW_FOR_LEAD:
+        return int(rng.random() * ruleset.players), None
+    return opening_by_tiles(ruleset.opener, hands)
 
 
 def new_round(ruleset: Ruleset, rng: random.Random) -> Round:
     """A freshly dealt first round of ``ruleset``, its forced opening tile already played."""
-    hands, boneyard, out = deal(ruleset, rng)
-    opener, opening_tile = first_opener(ruleset, hands, rng)
-    return Round(ruleset, hands, boneyard, out, opener, opening_tile)
+    dealt = deal(ruleset, rng)
+    opener, opening_tile = first_opener(ruleset, dealt.hands, rng)
+    return Round(ruleset, dealt.hands, dealt.boneyard, dealt.out, opener, opening_tile)
 
 
 def random_rounds(ruleset: Ruleset, rounds: int, rng: random.Random) -> int:

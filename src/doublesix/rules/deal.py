@@ -55,15 +55,20 @@ class Deal:
 
     def redeal_reason(self) -> str | None:
         """R13: why Kozel throws this deal in, or None."""
-        for seat, hand in enumerate(self.hands):
-            doubles = (hand & DOUBLES).bit_count()
-            if doubles >= 5:
-                return f"seat {seat} holds {doubles} doubles"
-            for pip in PIPS:
-                count = (hand & SUIT[pip]).bit_count()
-                if count >= 6:
-                    return f"seat {seat} holds {count} tiles showing {pip}"
-        return None
+        return redeal_reason(self.hands)
+
+
+def redeal_reason(hands: Sequence[int]) -> str | None:
+    """R13: a hand with 5 or more doubles, or 6 or more tiles showing one number; else None."""
+    for seat, hand in enumerate(hands):
+        doubles = (hand & DOUBLES).bit_count()
+        if doubles >= 5:
+            return f"seat {seat} holds {doubles} doubles"
+        for pip in PIPS:
+            count = (hand & SUIT[pip]).bit_count()
+            if count >= 6:
+                return f"seat {seat} holds {count} tiles showing {pip}"
+    return None
 
 
 class Dealer(Protocol):

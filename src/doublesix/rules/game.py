@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from doublesix.rules.deal import Deal, Dealer, SeededDealer
@@ -24,6 +25,38 @@ class GameRound:
     play: Round
     redeals: list[tuple[Deal, str]] = field(default_factory=list)
     result: RoundResult | None = None
+
+
+def opening_by_tiles(opener: Opener, hands: Sequence[int]) -> tuple[int, int | None]:
+    """Who opens by the tiles dealt, and the tile played for him if it is forced.
+
+    R16 (round 1, or after a tie): the highest double, else the heaviest tile,
+    played automatically; R18 round 1: 1-1, played automatically; R19: the
+    holder of the lowest double but 0-0, else of the lowest tile; R20 (round 1,
+    or after a tie): the holder of the heaviest tile. Not for R21.
+    """
+    dealt = 0
+    for hand in hands:
+        dealt |= hand
+
+    def holder(t: int) -> int:
+        return next(s for s, hand in enumerate(hands) if hand >> t & 1)
+
+    heaviest = dealt.bit_length() - 1  # tiles are indexed lightest first (R3)
+    if opener is Opener.HIGHEST_DOUBLE:
+        doubles = dealt & DOUBLES
+        t = doubles.bit_length() - 1 if doubles else heaviest
+        return holder(t), t
+    if opener is Opener.KOZEL:
+        return holder(_ONE_ONE), _ONE_ONE
+    if opener is Opener.LOWEST_DOUBLE:
+        doubles = dealt & DOUBLES & ~_ZERO_ZERO
+        if doubles:
+            return holder((doubles & -doubles).bit_length() - 1), None
+        return holder(lowest(TILES[t] for t in bits(dealt)).index), None
+    if opener is Opener.HIGHEST_TILE:
+        return holder(heaviest), None
+    raise ValueError(f"the {opener} opener is not decided by the tiles dealt (R21)")
 
 
 class Game:
@@ -104,37 +137,18 @@ class Game:
 
     def _opening(self, deal: Deal) -> tuple[int, int | None]:
         """R16–R21: who opens this round, and the tile played for him if it is forced."""
-        dealt = 0
-        for hand in deal.hands:
-            dealt |= hand
-
-        def holder(t: int) -> int:
-            return next(s for s, hand in enumerate(deal.hands) if hand >> t & 1)
-
-        heaviest = dealt.bit_length() - 1  # tiles are indexed lightest first (R3)
         previous = self.rounds[-1] if self.rounds else None
         after_tie = previous is None or previous.result is None or previous.result.tied
         opener = self.ruleset.opener
-        if opener is Opener.HIGHEST_DOUBLE:
-            if not after_tie:
-                return self._previous_winner(), None
-            doubles = dealt & DOUBLES
-            t = doubles.bit_length() - 1 if doubles else heaviest
-            return holder(t), t
-        if opener is Opener.KOZEL:
-            if previous is None:
-                return holder(_ONE_ONE), _ONE_ONE
+        if opener is Opener.KOZEL and previous is not None:
             return previous.play.last_seat, None
-        if opener is Opener.LOWEST_DOUBLE:
-            doubles = dealt & DOUBLES & ~_ZERO_ZERO
-            if doubles:
-                return holder((doubles & -doubles).bit_length() - 1), None
-            return holder(lowest(TILES[t] for t in bits(dealt)).index), None
-        if opener is Opener.HIGHEST_TILE:
-            return (holder(heaviest) if after_tie else self._previous_winner()), None
-        if previous is None:
-            return self._draw_for_lead(), None
-        return (previous.opener + 1) % self.ruleset.players, None
+        if opener in (Opener.HIGHEST_DOUBLE, Opener.HIGHEST_TILE) and not after_tie:
+            return self._previous_winner(), None
+        if opener is Opener.DRAW_FOR_LEAD:
+            if previous is None:
+                return self._draw_for_lead(), None
+            return (previous.opener + 1) % self.ruleset.players, None
+        return opening_by_tiles(opener, deal.hands)
 
     def _previous_winner(self) -> int:
         result = self.rounds[-1].result
