@@ -9,7 +9,7 @@ import pytest
 from doublesix.bots import BOTS, MEASUREMENT_BOTS, hint, make_bot, table_bots
 from doublesix.bots.arena import play_game
 from doublesix.bots.core import Scorer
-from doublesix.bots.expert import ExpertBot
+from doublesix.bots.expert import UNITS_PER_MS, ExpertBot
 from doublesix.bots.inference import infer
 from doublesix.bots.pimc import PimcBot
 from doublesix.bots.sampler import Sampler
@@ -355,7 +355,7 @@ def test_budgets_are_counted_in_work_not_seconds() -> None:
     small.choose(view)
     big.choose(view)
     assert 0 < small.units < big.units
-    assert big.units <= 8 * 2100 + 5000
+    assert big.units <= 8 * UNITS_PER_MS + 5000  # the budget, overshot by one sample at most
     p_small = PimcBot(random.Random(1), ms_per_move=2)
     p_big = PimcBot(random.Random(1), ms_per_move=8)
     p_small.choose(view)

@@ -42,7 +42,7 @@ from doublesix.rules.ruleset import DrawRule
 from doublesix.rules.view import SeatView
 from doublesix.tiles import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 
-UNITS_PER_MS = 2600
+UNITS_PER_MS = 3200
 """Work units one core does in a millisecond (a playout step is about 2, a sample 12; measured)."""
 
 SOLVE_AT = 20
@@ -176,6 +176,7 @@ class ExpertBot:
         """Work units spent on the last decision."""
         self._n = 4
         self._draw_one = False
+        self.plays = 0
         self.samples = 0
 
     def choose(self, view: SeatView) -> Move:
@@ -246,8 +247,9 @@ class ExpertBot:
                     if results is None:
                         failures += 1
                 if results is None:
+                    self.plays = 0
                     results = self._playout_all(scorer, plain, stats, s, left0, right0, me, stop)
-                    used += (8 + 2 * tiles_left) * len(stats)
+                    used += 12 * len(stats) + 3 * self.plays
                 for st, (v, won, pts) in zip(stats, results, strict=True):
                     st.weight += w
                     st.value += w * v
@@ -271,7 +273,10 @@ class ExpertBot:
         me: int,
         stop: int,
     ) -> list[tuple[float, float, float]]:
-        """Each move's (value, round won, points) on sample ``s`` by one playout."""
+        """Each move's (value, round won, points) on sample ``s`` by one playout.
+
+        ``self.plays`` counts the plays simulated (the budget charges them).
+        """
         n, draw_one = self._n, self._draw_one
         out = []
         for st in stats:
@@ -280,9 +285,10 @@ class ExpertBot:
                 hands, left0, right0, me, st.tile, st.end, s.bone, 0, stop, draw_one, n
             )
             if nxt >= 0:
-                domino, last, _ = self.playout(
+                domino, last, plays = self.playout(
                     hands, left, right, nxt, s.bone, drawn, stop, draw_one, n
                 )
+                self.plays += plays
             else:
                 domino, last = nxt == -2, me
             v = scorer.value(domino, hands, last)
