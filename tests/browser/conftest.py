@@ -75,9 +75,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
+    """Chromium driven by Playwright, for the browser tests only: Playwright's sync API
+    runs an event loop in this thread, which must be gone before other tests call
+    ``asyncio.run``."""
     if not Path(CHROMIUM).exists():  # `make test` installs it: apt-get install chromium
+        if os.environ.get("CI"):
+            pytest.fail(f"no Chromium at {CHROMIUM}: `make test` installs it")
         pytest.skip(f"no Chromium at {CHROMIUM}")
     playwright_sync = pytest.importorskip("playwright.sync_api")
     with playwright_sync.sync_playwright() as p:
