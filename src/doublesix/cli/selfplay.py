@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from doublesix.bots import BOTS, make_bot
+from doublesix.bots import make_bot, table_bots
 from doublesix.cli.common import (
     CommandError,
     Subparsers,
@@ -38,7 +38,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "--bots",
         default="random",
         metavar="NAMES",
-        help=f"one bot per seat, comma-separated, or one for all ({', '.join(BOTS)}; "
+        help=f"one bot per seat, comma-separated, or one for all ({', '.join(table_bots())}; "
         "default random)",
     )
     parser.add_argument(
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     ruleset = ruleset_from(args)
     if args.games < 1:
         raise UsageError(f"--games: {args.games}; play at least 1 game")
-    bots = parse_bots(args.bots, ruleset.players, list(BOTS))
+    bots = parse_bots(args.bots, ruleset.players, table_bots())
     seed = new_seed() if args.seed is None else args.seed
     folder = Path(args.records) if args.records else None
     if folder is not None:
