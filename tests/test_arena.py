@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from doublesix.bots.arena import ArenaResult, elo, run_arena, seatings, summary, wilson
+from doublesix.bots.arena_log import ArenaLog, ArenaLogError, run_header
 from doublesix.cli import main
 from doublesix.rules import record
 from doublesix.rules.ruleset import preset
@@ -93,6 +94,66 @@ def test_arena_with_the_omniscient_bot() -> None:
     assert r.games == 2
 
 
+def _games(result: ArenaResult) -> dict[str, object]:
+    """A result without its CPU times (which differ from run to run)."""
+    data = result.to_json()
+    del data["timing"]
+    return data
+
+
+def test_result_round_trips_through_json() -> None:
+    r = run_arena(preset("kozel", target=30), "medium", "greedy", 4, seed=3)
+    back = ArenaResult.from_json(json.loads(json.dumps(r.to_json())))
+    assert back == r
+
+
+def test_worker_processes_play_the_same_games() -> None:
+    rules = preset("draw", 2, target=40)
+    one = run_arena(rules, "medium", "greedy", 12, seed=5)
+    two = run_arena(rules, "medium", "greedy", 12, seed=5, jobs=2)
+    assert _games(two) == _games(one)
+    assert two.timing[0].moves == one.timing[0].moves
+
+
+def test_a_logged_run_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
+    rules = preset("kozel", target=40)
+    header = run_header(rules, ("medium", "greedy"), 8, None)
+    whole = run_arena(rules, "medium", "greedy", 8, seed=8)
+
+    path = tmp_path / "run.jsonl"
+    first = ArenaLog(path, header)
+    run_arena(rules, "medium", "greedy", 4, seed=8, done=first.deals, on_deal=first.append)
+    with path.open("a") as out:  # a deal cut short by a kill
+        out.write('{"deal": 2, "res')
+    second = ArenaLog(path, header)
+    assert sorted(second.deals) == [0, 1]
+    played: list[int] = []
+
+    def keep(deal: int, part: ArenaResult) -> None:
+        played.append(deal)
+        second.append(deal, part)
+
+    resumed = run_arena(rules, "medium", "greedy", 8, seed=8, done=second.deals, on_deal=keep)
+    assert played == [2, 3]
+    assert _games(resumed) == _games(whole)
+    assert sorted(ArenaLog(path, header).deals) == [0, 1, 2, 3]
+
+
+def test_a_log_of_another_run_is_refused(tmp_path: Path) -> None:
+    rules = preset("kozel", target=40)
+    path = tmp_path / "run.jsonl"
+    ArenaLog(path, run_header(rules, ("medium", "greedy"), 8, None))
+    with pytest.raises(ArenaLogError, match="seed was 8, now 9"):
+        ArenaLog(path, run_header(rules, ("medium", "greedy"), 9, None))
+    other = dict(run_header(rules, ("medium", "greedy"), 8, None), code="0" * 16)
+    with pytest.raises(ArenaLogError, match="the rules or bots changed"):
+        ArenaLog(path, other)
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("not json\n")
+    with pytest.raises(ArenaLogError, match="line 1 is not JSON"):
+        ArenaLog(garbage, run_header(rules, ("medium", "greedy"), 8, None))
+
+
 # --- command line ---------------------------------------------------------------------
 
 
@@ -131,6 +192,19 @@ def test_arena_command_json(capsys: pytest.CaptureFixture[str]) -> None:
         assert key in data
 
 
+def test_arena_command_log_and_jobs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "run.jsonl"
+    argv = ["arena", "--preset", "kozel", "--target", "30", "--bots", "medium,greedy"]
+    argv += ["--games", "4", "--json", "--log", str(log)]
+    assert main([*argv, "--jobs", "2"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["games"] == 4 and len(log.read_text().splitlines()) == 3
+    assert main(argv) == 0  # every deal is in the log: nothing is played again
+    assert json.loads(capsys.readouterr().out) == first
+    assert main([*argv, "--seed", "2"]) == 2
+    assert "seed was 1, now 2" in capsys.readouterr().err
+
+
 def test_arena_command_text(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["arena", "--preset", "kozel", "--bots", "medium,random", "--games", "2"])
     assert code == 0
@@ -146,6 +220,7 @@ def test_arena_command_text(capsys: pytest.CaptureFixture[str]) -> None:
         ["arena", "--preset", "kozel", "--bots", "medium,greedy", "--games", "0"],
         ["arena", "--preset", "kozel", "--bots", "medium,greedy", "--ms-per-move", "-1"],
         ["arena", "--preset", "kozel", "--players", "3", "--bots", "medium,greedy"],
+        ["arena", "--preset", "kozel", "--bots", "medium,greedy", "--jobs", "0"],
     ],
 )
 def test_arena_command_refuses_bad_options(

@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any
 
 from doublesix.bots.base import Bot, make_bot
@@ -120,6 +123,34 @@ class ArenaResult:
     b_round_points: float = 0.0
     timing: tuple[Timing, Timing] = field(default_factory=lambda: (Timing(), Timing()))
 
+    def merge(self, other: ArenaResult) -> None:
+        """Add the games of ``other`` (same preset and bots) to this result."""
+        self.games += other.games
+        self.a_wins += other.a_wins
+        self.b_wins += other.b_wins
+        self.draws += other.draws
+        self.rounds += other.rounds
+        self.a_points += other.a_points
+        self.b_points += other.b_points
+        self.a_round_points += other.a_round_points
+        self.b_round_points += other.b_round_points
+        for mine, theirs in zip(self.timing, other.timing, strict=True):
+            mine.merge(theirs)
+
+    def to_json(self) -> dict[str, Any]:
+        """Every raw count and sum, unrounded (``from_json`` reads it back)."""
+        data = asdict(self)
+        data["bots"] = list(self.bots)
+        data["timing"] = [asdict(t) for t in self.timing]
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ArenaResult:
+        fields = dict(data)
+        a, b = fields.pop("bots")
+        ta, tb = (Timing(**t) for t in fields.pop("timing"))
+        return cls(bots=(a, b), timing=(ta, tb), **fields)
+
     @property
     def a_win_rate(self) -> float:
         return (self.a_wins + 0.5 * self.draws) / self.games if self.games else 0.0
@@ -206,6 +237,37 @@ def configure(bot: Bot, ms_per_move: float | None) -> Bot:
     return bot
 
 
+def deal_seed(seed: int, deal: int) -> int:
+    """The seed of deal number ``deal`` (from 0) of an arena run with ``seed``."""
+    return seed * 1_000_003 + deal
+
+
+def deals_for(ruleset: Ruleset, games: int) -> int:
+    """How many deals make at least ``games`` games (every deal is played in every seating)."""
+    return -(-games // len(seatings(ruleset)))
+
+
+def play_deal(
+    ruleset: Ruleset,
+    a: str,
+    b: str,
+    seed: int,
+    ms_per_move: float | None = None,
+    make: Callable[[str, int], Bot] = make_bot,
+) -> ArenaResult:
+    """One deal (``seed``, a whole game's deals) played in every seating: its part of a result."""
+    result = ArenaResult(ruleset.preset, ruleset.players, (a, b), ruleset.scoring.penalties)
+    names = (a, b)
+    for seating in seatings(ruleset):
+        bots = [
+            configure(make(names[who], seed * 97 + s), ms_per_move) for s, who in enumerate(seating)
+        ]
+        seat_timings = [Timing() for _ in seating]
+        game = play_game(ruleset, seed, bots, seat_timings)
+        _tally(result, ruleset, game, seating, seat_timings)
+    return result
+
+
 def run_arena(
     ruleset: Ruleset,
     a: str,
@@ -215,26 +277,60 @@ def run_arena(
     ms_per_move: float | None = None,
     progress: Callable[[ArenaResult], None] | None = None,
     make: Callable[[str, int], Bot] = make_bot,
+    *,
+    jobs: int = 1,
+    done: Mapping[int, ArenaResult] | None = None,
+    on_deal: Callable[[int, ArenaResult], None] | None = None,
 ) -> ArenaResult:
-    """Play at least ``games`` games (whole deals in every seating) of ``a`` against ``b``."""
-    plan = seatings(ruleset)
+    """Play at least ``games`` games (whole deals in every seating) of ``a`` against ``b``.
+
+    Deal ``d`` always has the seed ``deal_seed(seed, d)`` and every bot is
+    seeded from it, so a deal's games do not depend on which process plays
+    them or when: ``jobs`` worker processes give the same games as one, and
+    ``done`` (deals already played, by number, e.g. from an ``ArenaLog``)
+    lets a long run resume. ``on_deal`` sees each newly played deal.
+    """
+    done = dict(done or {})
+    count = deals_for(ruleset, games)
+    todo = [d for d in range(count) if d not in done]
+    play = partial(_play_numbered_deal, ruleset, a, b, seed, ms_per_move, make)
     result = ArenaResult(ruleset.preset, ruleset.players, (a, b), ruleset.scoring.penalties)
-    deal = 0
-    while result.games < games:
-        deal_seed = seed * 1_000_003 + deal
-        for seating in plan:
-            names = (a, b)
-            bots = [
-                configure(make(names[who], deal_seed * 97 + s), ms_per_move)
-                for s, who in enumerate(seating)
-            ]
-            seat_timings = [Timing() for _ in seating]
-            game = play_game(ruleset, deal_seed, bots, seat_timings)
-            _tally(result, ruleset, game, seating, seat_timings)
-        deal += 1
-        if progress is not None:
-            progress(result)
+    for d in range(count):
+        if d in done:
+            result.merge(done[d])
+    if progress is not None and done:
+        progress(result)
+    with _pool(jobs) as pool:
+        played = pool.map(play, todo) if pool is not None else map(play, todo)
+        for d, part in zip(todo, played, strict=True):
+            if on_deal is not None:
+                on_deal(d, part)
+            result.merge(part)
+            if progress is not None:
+                progress(result)
     return result
+
+
+def _play_numbered_deal(
+    ruleset: Ruleset,
+    a: str,
+    b: str,
+    seed: int,
+    ms_per_move: float | None,
+    make: Callable[[str, int], Bot],
+    deal: int,
+) -> ArenaResult:
+    return play_deal(ruleset, a, b, deal_seed(seed, deal), ms_per_move, make)
+
+
+@contextmanager
+def _pool(jobs: int) -> Iterator[ProcessPoolExecutor | None]:
+    """Worker processes for ``jobs`` > 1; results still come back in deal order."""
+    if jobs <= 1:
+        yield None
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield pool
 
 
 def _tally(

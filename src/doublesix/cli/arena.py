@@ -5,10 +5,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from doublesix.bots import BOTS
 from doublesix.bots.arena import ArenaResult, run_arena, summary
-from doublesix.cli.common import Subparsers, UsageError, add_ruleset_options, ruleset_from
+from doublesix.bots.arena_log import ArenaLog, ArenaLogError, run_header
+from doublesix.cli.common import (
+    CommandError,
+    Subparsers,
+    UsageError,
+    add_ruleset_options,
+    ruleset_from,
+)
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -43,6 +51,21 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         help="time budget per move of the searching bots (pimc, expert, omniscient), in ms "
         "of one core; counted as work, so results stay reproducible",
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="play deals in N processes at once (default 1); the games and results are "
+        "the same as with one",
+    )
+    parser.add_argument(
+        "--log",
+        type=Path,
+        metavar="FILE",
+        help="keep each played deal in FILE (JSON lines) and resume from it: a stopped run "
+        "started again with the same options and code goes on where it stopped",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     return parser
 
@@ -59,6 +82,17 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--games: {args.games}; play at least 1 game")
     if args.ms_per_move is not None and args.ms_per_move <= 0:
         raise UsageError(f"--ms-per-move: {args.ms_per_move}; give a positive number")
+    if args.jobs < 1:
+        raise UsageError(f"--jobs: {args.jobs}; give 1 or more processes")
+    log = None
+    if args.log is not None:
+        header = run_header(ruleset, (names[0], names[1]), args.seed, args.ms_per_move)
+        try:
+            log = ArenaLog(args.log, header)
+        except ArenaLogError as error:
+            raise UsageError(f"--log: {error}") from None
+        except OSError as error:
+            raise CommandError(f"--log: {args.log}: {error.strerror}") from None
     show = sys.stderr.isatty() and not args.json
 
     def progress(result: ArenaResult) -> None:
@@ -71,7 +105,16 @@ def run(args: argparse.Namespace) -> int:
             )
 
     result = run_arena(
-        ruleset, names[0], names[1], args.games, args.seed, args.ms_per_move, progress
+        ruleset,
+        names[0],
+        names[1],
+        args.games,
+        args.seed,
+        args.ms_per_move,
+        progress,
+        jobs=args.jobs,
+        done=log.deals if log is not None else None,
+        on_deal=log.append if log is not None else None,
     )
     if show:
         print(file=sys.stderr)
