@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The bots' measurements of the README, each a resumable arena run.
+#
+# Every run keeps its deals in benchmarks/arena/NAME.jsonl and prints its
+# result to NAME.json. A stopped script started again goes on where it
+# stopped (the logs are refused if the rules or bots changed since).
+# Usage: benchmarks/arena.sh [NAME...]   (default: every run, in this order)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DOUBLESIX=${DOUBLESIX:-.venv/bin/doublesix}
+JOBS=${JOBS:-2}
+OUT=benchmarks/arena
+
+declare -A RUNS=(
+  [kozel-expert-greedy]="--preset kozel --bots expert,greedy --games 400 --ms-per-move 300"
+  [draw2-expert-greedy]="--preset draw --players 2 --bots expert,greedy --games 400 --ms-per-move 300"
+  [block4-expert-greedy]="--preset block --players 4 --bots expert,greedy --games 400 --ms-per-move 300"
+  [kozel-expert-pimc]="--preset kozel --bots expert,pimc --games 400 --ms-per-move 300"
+  [draw2-expert-pimc]="--preset draw --players 2 --bots expert,pimc --games 400 --ms-per-move 300"
+  [kozel-omniscient-greedy]="--preset kozel --bots omniscient,greedy --games 400 --ms-per-move 300"
+  [kozel-omniscient-pimc]="--preset kozel --bots omniscient,pimc --games 400 --ms-per-move 300"
+  [kozel-pimc-greedy]="--preset kozel --bots pimc,greedy --games 2000 --ms-per-move 100"
+  [draw2-pimc-greedy]="--preset draw --players 2 --bots pimc,greedy --games 2000 --ms-per-move 100"
+)
+ORDER=(kozel-expert-greedy draw2-expert-greedy block4-expert-greedy kozel-expert-pimc
+  draw2-expert-pimc kozel-omniscient-greedy kozel-omniscient-pimc kozel-pimc-greedy
+  draw2-pimc-greedy)
+
+for name in "${@:-${ORDER[@]}}"; do
+  [[ -n "${RUNS[$name]:-}" ]] || { echo "no run $name; choose from ${ORDER[*]}" >&2; exit 2; }
+  # shellcheck disable=SC2086
+  "$DOUBLESIX" arena ${RUNS[$name]} --seed 1 --jobs "$JOBS" --log "$OUT/$name.jsonl" --json \
+    > "$OUT/$name.json.part"
+  mv "$OUT/$name.json.part" "$OUT/$name.json"
+  echo "$name: $(cat "$OUT/$name.json" | head -c 300)"
+done
