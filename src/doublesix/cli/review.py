@@ -4,17 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from doublesix.bots.hint import hint
 from doublesix.cli.common import CommandError, Subparsers, UsageError
+from doublesix.review import review
 from doublesix.rules import record
-from doublesix.rules.deal import RecordedDealer
-from doublesix.rules.game import Game
-from doublesix.rules.moves import Move, Play, Straighten
-from doublesix.rules.view import seat_view
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -33,78 +27,6 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="search seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
     return parser
-
-
-@dataclass(frozen=True)
-class Reviewed:
-    round: int
-    event: int
-    seat: int
-    played: Move
-    best: Move
-    loss: float
-    """Estimated points lost against the best move (0 when they agree or it was forced)."""
-    choices: int
-    win_chance: float
-    best_win_chance: float
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "round": self.round,
-            "event": self.event,
-            "seat": self.seat,
-            "played": str(self.played),
-            "best": str(self.best),
-            "loss": round(self.loss, 2),
-            "choices": self.choices,
-            "win_chance": round(self.win_chance, 3),
-            "best_win_chance": round(self.best_win_chance, 3),
-        }
-
-
-def review(game: Game, seat: int, ms: float = 300.0, seed: int = 0) -> list[Reviewed]:
-    """Walk the (replayed) ``game`` again and review every move ``seat`` chose."""
-    deals = [d for r in game.rounds for d in (*(deal for deal, _ in r.redeals), r.deal)]
-    again = Game(game.ruleset, dealer=RecordedDealer(deals, game.lead_draws))
-    out: list[Reviewed] = []
-    for number, played_round in enumerate(game.rounds, 1):
-        if number > 1:
-            again.next_round()
-        rnd = again.round
-        for index, event in enumerate(played_round.play.events):
-            if index < len(rnd.events):
-                continue  # forced: the engine made it itself
-            if isinstance(event, Straighten):
-                rnd.straighten(event.at)
-                continue
-            assert isinstance(event, Play)
-            move = Move(event.tile, event.end)
-            if event.seat == seat:
-                view = seat_view(again, seat)
-                if len(view.legal_moves) == 1:
-                    out.append(Reviewed(number, index, seat, move, move, 0.0, 1, 0.0, 0.0))
-                    again.play(move)
-                    continue
-                ranked = hint(view, ms=ms, seed=seed + index)
-                if ranked:
-                    best = ranked[0]
-                    mine = next(h for h in ranked if h.move == move)
-                    loss = 0.0 if mine.value >= best.value else best.value - mine.value
-                    out.append(
-                        Reviewed(
-                            number,
-                            index,
-                            seat,
-                            move,
-                            best.move if loss > 0 else move,
-                            loss,
-                            len(view.legal_moves),
-                            mine.win_chance,
-                            best.win_chance,
-                        )
-                    )
-            again.play(move)
-    return out
 
 
 def run(args: argparse.Namespace) -> int:
