@@ -87,6 +87,8 @@ class Settings:
     """A disconnected player keeps the seat this long; then a bot plays for it until it is back."""
     resume_events: int = 100
     """Events each table keeps in memory for clients that come back with ``since``."""
+    review_ms: float = 100.0
+    """The expert's search per decision in a post-game review (ms of one core)."""
 
 
 class CommandError(Exception):

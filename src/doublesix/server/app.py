@@ -44,6 +44,7 @@ from doublesix.server.lobby import (
     table_json,
 )
 from doublesix.server.manager import TableManager
+from doublesix.server.reviews import Reviews
 from doublesix.server.store import Guest, SqlStore, Store, TableRecord
 from doublesix.server.ws import Limits, table_socket
 
@@ -66,6 +67,7 @@ class Server:
     manager: TableManager
     settings: Settings
     limits: Limits
+    reviews: Reviews
 
 
 def _server(request: Request) -> Server:
@@ -93,12 +95,14 @@ def create_app(
         await the_store.migrate()
         hub = LocalHub()
         manager = TableManager(the_store, hub, settings)
-        app.state.server = Server(the_store, hub, manager, settings, limits)
+        reviews = Reviews(settings.review_ms)
+        app.state.server = Server(the_store, hub, manager, settings, limits, reviews)
         resumed = await manager.resume()
         log.info("doublesix: %d tables resumed", resumed)
         try:
             yield
         finally:
+            reviews.close()
             await manager.close()
             await the_store.close()
 
@@ -251,6 +255,17 @@ def _api(app: FastAPI) -> None:
     async def text(table_id: str, request: Request) -> PlainTextResponse:
         data = await _finished_record(request, table_id)
         return PlainTextResponse("\n".join(record_lines(data)) + "\n")
+
+    @app.get("/api/games/{table_id}/review")
+    async def game_review(table_id: str, seat: int, request: Request) -> JSONResponse:
+        data = await _finished_record(request, table_id)
+        players = int(data["ruleset"]["players"])
+        if not 0 <= seat < players:
+            raise CommandError(
+                "bad_seat", f"no seat {seat} at a table of {players}", field="seat", status=422
+            )
+        found = await _server(request).reviews.review(table_id, data, seat)
+        return JSONResponse(found)
 
     @app.post("/api/records")
     async def upload(request: Request) -> JSONResponse:

@@ -1,0 +1,71 @@
+"""Post-game reviews for the game page: one seat's moves beside the expert's.
+
+A review runs the expert's search at every decision of the seat, seconds
+of CPU, so it runs in a worker process of its own: in the server's event
+loop or its threads it would hold up every table. Requests for the same
+game and seat share one computation, and since a finished game never
+changes, a review once made is kept (the newest ``KEEP`` in memory).
+Only finished games are reviewed: during a game, the expert's choices for
+a seat would tell everyone what that seat holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from doublesix.review import review
+from doublesix.rules.record import replay
+from doublesix.server.views import JSON
+
+KEEP = 200
+"""Reviews kept in memory, newest first."""
+
+
+def review_record(record: dict[str, Any], seat: int, ms: float) -> JSON:
+    """The review of ``seat`` in a finished game's record (runs in the worker process)."""
+    rows = review(replay(record), seat, ms)
+    return {
+        "seat": seat,
+        "ms": ms,
+        "moves": [r.as_dict() for r in rows],
+        "differ": sum(1 for r in rows if r.loss > 0),
+        "total_loss": round(sum(r.loss for r in rows), 2),
+    }
+
+
+class Reviews:
+    """The server's reviews: one worker process, made when first asked for."""
+
+    def __init__(self, ms: float) -> None:
+        self.ms = ms
+        self._pool: ProcessPoolExecutor | None = None
+        self._kept: OrderedDict[tuple[str, int], JSON] = OrderedDict()
+        self._running: dict[tuple[str, int], asyncio.Future[JSON]] = {}
+
+    async def review(self, game_id: str, record: dict[str, Any], seat: int) -> JSON:
+        key = (game_id, seat)
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return self._kept[key]
+        running = self._running.get(key)
+        if running is None:
+            if self._pool is None:
+                # spawn: a fork would copy the server's threads and locks mid-flight
+                self._pool = ProcessPoolExecutor(1, multiprocessing.get_context("spawn"))
+            running = asyncio.wrap_future(self._pool.submit(review_record, record, seat, self.ms))
+            self._running[key] = running
+            running.add_done_callback(lambda _: self._running.pop(key, None))
+        found = await asyncio.shield(running)
+        self._kept[key] = found
+        while len(self._kept) > KEEP:
+            self._kept.popitem(last=False)
+        return found
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
