@@ -69,6 +69,15 @@ def plural(lang: str, n: float) -> str:
     return "one" if n == 1 else "other"
 
 
+def number(lang: str, value: float) -> str:
+    """``value`` as ``Intl.NumberFormat(lang)`` writes it (up to 3 decimals, grouped)."""
+    whole, _, fraction = f"{abs(value):.3f}".partition(".")
+    fraction = fraction.rstrip("0")
+    group, point = {"en": (",", "."), "de": (".", ","), "fr": ("\u202f", ",")}[lang]
+    digits = f"{int(whole):,}".replace(",", group)
+    return ("-" if value < 0 else "") + digits + (point + fraction if fraction else "")
+
+
 def render(lang: str, key: str, args: dict[str, Any]) -> str:
     """The catalog's text of ``key`` in ``lang``, as web/js/i18n.js's ``t`` makes it."""
     cat = CATALOGS[lang]
@@ -82,8 +91,8 @@ def render(lang: str, key: str, args: dict[str, Any]) -> str:
             values[name] = render(lang, value["$t"], value.get("args") or {})
         elif isinstance(value, bool):
             values[name] = str(value).lower()
-        elif isinstance(value, int):
-            values[name] = str(value)
+        elif isinstance(value, int | float):
+            values[name] = number(lang, value)
         else:
             values[name] = str(value)
     return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), str(msg))
@@ -163,6 +172,9 @@ def test_language_follows_the_browser_switches_and_is_remembered(
 
     page.goto(f"/game/{finished_game}")
     page.wait_for_selector(".move-list .move-round")
+    check_page(page, "de")
+    page.click("#review-start")  # the post-game review's table, in German then French
+    page.wait_for_selector(".review-table tbody tr", timeout=60000)
     check_page(page, "de")
     switch(page, "fr")
     check_page(page, "fr")

@@ -73,6 +73,42 @@ def test_game_page_and_viewer_step_through_a_finished_game(
     assert where.inner_text().startswith("Round 1 · move 0 ")
 
 
+def test_game_page_reviews_a_players_moves(
+    new_context: Any, server: str, finished_game: str
+) -> None:
+    """The post-game review: one row per move of the chosen player, mistakes marked,
+    and a row shows the position before that move in the viewer."""
+    page = new_context().new_page()
+    page.goto(f"/game/{finished_game}")
+    page.wait_for_selector("#review-start")
+    page.select_option("#review-seat", "2")
+    page.click("#review-start")
+    rows = page.locator(".review-table tbody tr")
+    rows.first.wait_for(timeout=60000)
+    found = httpx.get(f"{server}/api/games/{finished_game}/review", params={"seat": 2}).json()
+    assert rows.count() == len(found["moves"]) > 0
+    status = page.locator("#review-status").inner_text()
+    choices = sum(1 for m in found["moves"] if m["choices"] > 1)
+    assert f"{choices} moves with a choice, {found['differ']} differ" in status
+    assert (
+        page.locator(".review-table tr.differs, .review-table tr.blunder").count()
+        == (found["differ"])
+    )
+    for i, move in enumerate(found["moves"]):
+        text = rows.nth(i).inner_text()
+        assert move["played"]["tile"] in text
+        if move["choices"] < 2:
+            assert "forced" in text
+        elif move["loss"] > 0:
+            assert move["best"]["tile"] in text
+        else:
+            assert "the same" in text
+    last = found["moves"][-1]
+    rows.nth(len(found["moves"]) - 1).click()
+    where = page.locator("#replay-where").inner_text()
+    assert where.startswith(f"Round {last['round']} · move {last['event']} of")
+
+
 def dealt(round_: dict[str, Any]) -> int:
     return sum(len(h) for h in round_["deal"]["hands"])
 

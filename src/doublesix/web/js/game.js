@@ -1,8 +1,10 @@
-// A finished game's page: the result, the JSON download, the replay viewer and the move list.
+// A finished game's page: the result, the JSON download, the replay viewer, the
+// post-game review and the move list.
 import { get } from './api.js';
 import { clear, setRulesPreset, startPage, toast } from './common.js';
 import { el, onLanguage, tx } from './i18n.js';
 import { moveList, recordSummary, viewer } from './replayer.js';
+import { reviewPanel } from './review.js';
 
 const gameId = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
 
@@ -42,7 +44,8 @@ async function main() {
   onLanguage(render);
   const v = document.getElementById('viewer');
   v.before(el('h2', 'replay.title', {}, 'section-title'));
-  viewer(v, record);
+  const steer = viewer(v, record);
+  reviewPanel(document.getElementById('review'), gameId, record, steer);
 }
 
 main().catch((e) => toast('err.server', { message: String(e.message || e) }, 'error'));

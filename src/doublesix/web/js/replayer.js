@@ -249,7 +249,12 @@ export function viewer(container, record) {
   new ResizeObserver(() => show()).observe(wrap);
   onLanguage(() => show());
   if (flat.length) show();
-  return { go, get position() { return pos; }, get length() { return flat.length; } };
+  /** Show round `r` (from 0) at state `i`: 0 is the deal, i the state after event i - 1. */
+  const goTo = (r, i) => {
+    const at = flat.findIndex(([a, b]) => a === r && b === i);
+    if (at >= 0) go(at);
+  };
+  return { go, goTo, get position() { return pos; }, get length() { return flat.length; } };
 }
 
 /** Everything a finished game's page shows about a record. */
