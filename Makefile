@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run play test lint typecheck install bench chromium
+.PHONY: run play test lint typecheck install bench chromium screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,3 +38,6 @@ test: lint typecheck chromium
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/compare_dominoes.py
+
+screenshots: $(STAMP) chromium  # the README's pictures in docs/, taken by the browser tests
+	DOUBLESIX_SCREENSHOTS=docs $(BIN)/pytest tests/browser/test_browser_kozel.py

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -14,8 +13,8 @@ try:
 except ImportError:  # the tests are skipped then (conftest.py)
     PlaywrightTimeout = TimeoutError  # type: ignore[misc,assignment]
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
-"""Where the README's screenshots go."""
+SCREENSHOTS = "DOUBLESIX_SCREENSHOTS"
+"""The folder the README's screenshots are written to when set (``make screenshots``: docs/)."""
 
 
 class Requests:

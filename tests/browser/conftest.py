@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from .browser_helpers import Requests, play_bot_game
+from .browser_helpers import SCREENSHOTS, Requests, play_bot_game
 
 CHROMIUM = os.environ.get("DOUBLESIX_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -122,3 +122,12 @@ def new_context(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
 def finished_game(server: str) -> str:
     """The id of a finished Kozel game (seat 0 and three bots), played over the socket."""
     return play_bot_game(server)
+
+
+@pytest.fixture
+def screenshots(tmp_path: Path) -> Path:
+    """Where a test saves its screenshots: ``$DOUBLESIX_SCREENSHOTS`` (``make screenshots``
+    sets docs/, the README's pictures) or else a folder of the test's own."""
+    folder = Path(os.environ.get(SCREENSHOTS) or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

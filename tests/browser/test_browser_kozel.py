@@ -1,18 +1,21 @@
 """Issue 4: a new user opens the lobby, creates a Kozel table with three bots and plays
 the whole game by clicking tiles and circles until the game-end screen.
 
-On the way it saves the README's screenshots: the lobby, the table mid-game
-and a round's end (docs/lobby.png, docs/table.png, docs/round-end.png).
+On the way it takes the README's screenshots: the lobby, the table mid-game,
+a round's end and the post-game review (``make screenshots`` keeps them in docs/).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from .browser_helpers import DOCS, play_until
+from .browser_helpers import play_until
 
 
-def test_new_user_plays_kozel_against_three_bots(new_context: Any, finished_game: str) -> None:
+def test_new_user_plays_kozel_against_three_bots(
+    new_context: Any, finished_game: str, screenshots: Path
+) -> None:
     page = new_context().new_page()
     page.goto("/")
     # A new user: no name yet, so the lobby asks for one.
@@ -22,8 +25,7 @@ def test_new_user_plays_kozel_against_three_bots(new_context: Any, finished_game
     page.wait_for_selector(".identity .my-name")
     assert page.locator(".identity .my-name").inner_text() == "Anna"
     page.wait_for_selector(".table-list.finished .table-row")  # the game played over the socket
-    DOCS.mkdir(exist_ok=True)
-    page.screenshot(path=str(DOCS / "lobby.png"))
+    page.screenshot(path=str(screenshots / "lobby.png"))
 
     # A Kozel table, three bots, the low target (51 loses) to keep the game short.
     page.select_option("#preset", "kozel")
@@ -42,7 +44,7 @@ def test_new_user_plays_kozel_against_three_bots(new_context: Any, finished_game
         mid_game = page.locator("#board .line-tile").count() >= 9
         if not shots["table"] and mid_game and page.locator("#status.mine").count():
             page.wait_for_timeout(700)  # let the last tile land
-            page.screenshot(path=str(DOCS / "table.png"))
+            page.screenshot(path=str(screenshots / "table.png"))
             shots["table"] = True
         return page.locator("#game-end").count() > 0
 
@@ -54,7 +56,7 @@ def test_new_user_plays_kozel_against_three_bots(new_context: Any, finished_game
         assert page.locator(".seat .seat-tiles svg.shown").count() > 0  # every hand face up
         if not shots["round-end"]:
             page.wait_for_timeout(400)
-            page.screenshot(path=str(DOCS / "round-end.png"))
+            page.screenshot(path=str(screenshots / "round-end.png"))
             shots["round-end"] = True
 
     counts = play_until(page, done, circles=True, at_round_end=round_end)
@@ -69,8 +71,14 @@ def test_new_user_plays_kozel_against_three_bots(new_context: Any, finished_game
     assert shots["table"], "no mid-game screenshot"
     if not shots["round-end"]:  # the game ended with its first round: that is a round's end too
         page.wait_for_timeout(600)  # the result card has risen
-        page.screenshot(path=str(DOCS / "round-end.png"))
+        page.screenshot(path=str(screenshots / "round-end.png"))
     # The record is one click away.
     page.click("#to-record")
     page.wait_for_url("**/game/**")
     page.wait_for_selector(".move-list .move-round")
+    # The post-game review of our own moves, the expert's choice beside each.
+    page.click("#review-start")
+    page.wait_for_selector(".review-table tbody tr", timeout=60000)
+    assert "moves with a choice" in page.locator("#review-status").inner_text()
+    page.mouse.move(0, 0)  # no row under the pointer (hover colours it)
+    page.locator("#review").screenshot(path=str(screenshots / "review.png"))
