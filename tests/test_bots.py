@@ -9,8 +9,11 @@ import pytest
 from doublesix.bots import BOTS, MEASUREMENT_BOTS, hint, make_bot, table_bots
 from doublesix.bots.arena import play_game
 from doublesix.bots.core import Scorer
+from doublesix.bots.expert import COST as EXPERT_COST
 from doublesix.bots.expert import UNITS_PER_MS, ExpertBot
 from doublesix.bots.inference import infer
+from doublesix.bots.pimc import COST as PIMC_COST
+from doublesix.bots.pimc import UNITS_PER_MS as PIMC_UNITS_PER_MS
 from doublesix.bots.pimc import PimcBot
 from doublesix.bots.sampler import Sampler
 from doublesix.bots.search import Solver, greedy_playout, smart_playout, step
@@ -354,13 +357,15 @@ def test_budgets_are_counted_in_work_not_seconds() -> None:
     big = ExpertBot(random.Random(1), ms_per_move=8)
     small.choose(view)
     big.choose(view)
-    assert 0 < small.units < big.units
-    assert big.units <= 8 * UNITS_PER_MS + 5000  # the budget, overshot by one sample at most
+    assert 0 < small.work.units(EXPERT_COST) < big.work.units(EXPERT_COST)
+    # the budget, overshot by one sample at most
+    assert big.work.units(EXPERT_COST) <= 8 * UNITS_PER_MS + 5000
     p_small = PimcBot(random.Random(1), ms_per_move=2)
     p_big = PimcBot(random.Random(1), ms_per_move=8)
     p_small.choose(view)
     p_big.choose(view)
-    assert 0 < p_small.plays < p_big.plays
+    assert 0 < p_small.work.units(PIMC_COST) < p_big.work.units(PIMC_COST)
+    assert p_big.work.units(PIMC_COST) <= 8 * PIMC_UNITS_PER_MS + 2000
 
 
 def test_medium_needs_no_search() -> None:

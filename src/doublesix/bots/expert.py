@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from doublesix.bots.base import register
+from doublesix.bots.budget import Work
 from doublesix.bots.core import Scorer
 from doublesix.bots.inference import Knowledge, infer
 from doublesix.bots.pimc import SAFETY_S, root_moves, stop_of, to_move
@@ -42,13 +43,11 @@ from doublesix.rules.ruleset import DrawRule
 from doublesix.rules.view import SeatView
 from doublesix.tiles import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 
-UNITS_PER_MS = 2700
-"""Work units per millisecond of budget (a playout step costs 3, a solver node 6, a sample 12).
+UNITS_PER_MS = 2200
+"""Work units per millisecond of budget (``COST`` gives each kind of work its units)."""
 
-Set from arena runs so that a decision takes about 0.9 of its budget in CPU
-time, the same as ``pimc.PLAYS_PER_MS`` gives ``pimc``: equal budgets mean
-equal time. (3,200 made ``expert`` take 99 ms a decision at 100 ms, against
-74 ms for ``pimc`` at 2,000.)"""
+COST = Work(attempts=45, weighed=2, nodes=6, solved=4, plays=3, played=8)
+"""Units charged for each kind of work: about its CPU time relative to the others."""
 
 SOLVE_AT = 20
 """Solve exactly once the hands and the drawable boneyard hold this many tiles or fewer…"""
@@ -177,17 +176,18 @@ class ExpertBot:
         self.ms_per_move = ms_per_move
         self.model = model if model is not None else OpponentModel()
         self.bonus = bonus
-        self.units = 0
-        """Work units spent on the last decision."""
+        self.work = Work()
+        """What the last decision did."""
         self._n = 4
         self._draw_one = False
-        self.plays = 0
+        self._plays = 0
         self.samples = 0
 
     def choose(self, view: SeatView) -> Move:
         moves = root_moves(view)
         if len(moves) == 1:
-            self.units = self.samples = 0
+            self.work = Work()
+            self.samples = 0
             return to_move(view, *moves[0])
         stats = self.evaluate(view, moves)
         best = max(range(len(stats)), key=lambda i: (stats[i].mean, -i))
@@ -212,6 +212,7 @@ class ExpertBot:
         me = view.seat
         stats = [MoveStats(t, e) for t, e in moves]
         budget = max(1, int(self.ms_per_move * UNITS_PER_MS))
+        work = Work()
         used = 0
         samples = 0
         started = time.process_time()
@@ -222,11 +223,11 @@ class ExpertBot:
         solve_cap = min(SOLVE_NODES, budget // (MIN_SAMPLES * len(stats) * 6))
         self._n, self._draw_one = n, draw_one
         while used < budget:
-            before = sampler.attempts
             pool = [sampler.sample() for _ in range(POOL)]
-            used += 12 * (sampler.attempts - before)
             logs = [s.log_weight + model.log_likelihood(k, s) for s in pool]
-            used += len(k.decisions) * POOL // 2
+            work.attempts = sampler.attempts
+            work.weighed += len(k.decisions) * POOL
+            used = work.units(COST)
             top = max(logs)
             if ref is None:
                 ref = top
@@ -248,13 +249,15 @@ class ExpertBot:
                     cap = solve_cap if tiles_left > ALWAYS_SOLVE else max(solve_cap, 2000)
                     solver = Solver(scorer, side_of, s.bone, stop, draw_one, n, cap)
                     results = self._solve_all(solver, stats, s, left0, right0, me)
-                    used += 6 * solver.nodes + 8 * len(stats)
+                    work.nodes += solver.nodes
+                    work.solved += len(stats)
                     if results is None:
                         failures += 1
                 if results is None:
-                    self.plays = 0
                     results = self._playout_all(scorer, plain, stats, s, left0, right0, me, stop)
-                    used += 12 * len(stats) + 3 * self.plays
+                    work.plays += self._plays
+                    work.played += len(stats)
+                used = work.units(COST)
                 for st, (v, won, pts) in zip(stats, results, strict=True):
                     st.weight += w
                     st.value += w * v
@@ -263,7 +266,7 @@ class ExpertBot:
                 samples += 1
             if time.process_time() - started > SAFETY_S:
                 break
-        self.units = used
+        self.work = work
         self.samples = samples
         return stats
 
@@ -280,9 +283,10 @@ class ExpertBot:
     ) -> list[tuple[float, float, float]]:
         """Each move's (value, round won, points) on sample ``s`` by one playout.
 
-        ``self.plays`` counts the plays simulated (the budget charges them).
+        ``self._plays`` counts the plays simulated (the budget charges them).
         """
         n, draw_one = self._n, self._draw_one
+        self._plays = 0
         out = []
         for st in stats:
             hands = s.hands.copy()
@@ -293,7 +297,7 @@ class ExpertBot:
                 domino, last, plays = self.playout(
                     hands, left, right, nxt, s.bone, drawn, stop, draw_one, n
                 )
-                self.plays += plays
+                self._plays += plays
             else:
                 domino, last = nxt == -2, me
             v = scorer.value(domino, hands, last)

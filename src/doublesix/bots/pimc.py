@@ -4,8 +4,8 @@ Sample deals consistent with the seat's voids, play every legal move out
 with greedy playouts on each, pick the move with the best average round
 score for the bot's side. No weighting, no endgame solve, no target.
 
-The budget is counted in simulated plays, not seconds, so a seed always
-gives the same move (``PLAYS_PER_MS`` converts a time budget on one core).
+The budget is counted in work, not seconds, so a seed always gives the
+same move (``UNITS_PER_MS`` converts a time budget on one core).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import random
 import time
 
 from doublesix.bots.base import register
+from doublesix.bots.budget import Work
 from doublesix.bots.core import Scorer, moves_of
 from doublesix.bots.inference import Knowledge, infer
 from doublesix.bots.sampler import Sampler
@@ -21,11 +22,11 @@ from doublesix.bots.search import greedy_playout, step
 from doublesix.rules.moves import Move
 from doublesix.rules.view import SeatView
 
-PLAYS_PER_MS = 2350
-"""Simulated plays (a playout's plays plus 5, a sample 8) per millisecond of budget.
+UNITS_PER_MS = 2400
+"""Work units per millisecond of budget (``COST`` gives each kind of work its units)."""
 
-Set from arena runs so that a decision takes about 0.9 of its budget in CPU
-time, like ``expert`` (2,000 gave 74 ms a decision at 100 ms)."""
+COST = Work(attempts=46, plays=1, played=12)
+"""Units charged for each kind of work: about its CPU time relative to the others."""
 
 SAFETY_S = 0.95
 """A move never thinks longer than this much CPU time, whatever the budget says."""
@@ -59,13 +60,13 @@ class PimcBot:
     def __init__(self, rng: random.Random, ms_per_move: float = 100.0) -> None:
         self.rng = rng
         self.ms_per_move = ms_per_move
-        self.plays = 0
-        """Simulated plays spent on the last move (for tests and the arena)."""
+        self.work = Work()
+        """What the last decision did."""
 
     def choose(self, view: SeatView) -> Move:
         moves = root_moves(view)
         if len(moves) == 1:
-            self.plays = 0
+            self.work = Work()
             return to_move(view, *moves[0])
         k = infer(view)
         sampler = Sampler(k, self.rng)
@@ -75,15 +76,16 @@ class PimcBot:
         draw_one = rules.draw_rule == "draw_one"
         stop = stop_of(view, k)
         me = view.seat
-        budget = max(1, int(self.ms_per_move * PLAYS_PER_MS))
+        budget = max(1, int(self.ms_per_move * UNITS_PER_MS))
         totals = [0.0] * len(moves)
+        work = Work()
         used = 0
         count = 0
         started = time.process_time()
         while used < budget:
-            before = sampler.attempts
             s = sampler.sample()
-            used += 8 * (sampler.attempts - before)
+            work.attempts = sampler.attempts
+            work.played += len(moves)
             for i, (t, end) in enumerate(moves):
                 hands = s.hands.copy()
                 left, right, nxt, drawn = step(
@@ -93,15 +95,15 @@ class PimcBot:
                     domino, last, plays = greedy_playout(
                         hands, left, right, nxt, s.bone, drawn, stop, draw_one, n
                     )
-                    used += plays + 5
+                    work.plays += plays
                 else:
                     domino, last = nxt == -2, me
-                    used += 5
                 totals[i] += scorer.value(domino, hands, last)
+            used = work.units(COST)
             count += 1
             if count % 16 == 0 and time.process_time() - started > SAFETY_S:
                 break
-        self.plays = used
+        self.work = work
         best = max(range(len(moves)), key=lambda i: (totals[i], -i))
         return to_move(view, *moves[best])
 
