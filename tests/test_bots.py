@@ -24,7 +24,7 @@ from doublesix.rules.round import Ending, Round
 from doublesix.rules.ruleset import DrawRule, Ruleset, preset
 from doublesix.rules.scoring import score_round
 from doublesix.rules.view import SeatView, seat_view
-from doublesix.tiles import ALL, SUIT
+from doublesix.tiles import ALL, SUIT, value_of
 
 GAMES = [("kozel", 4), ("draw", 2), ("draw", 3), ("block", 4), ("block", 2), ("vog-talon", 4)]
 FAST = {"expert": 3.0, "pimc": 3.0, "omniscient": 3.0}
@@ -449,17 +449,45 @@ def test_scorer_follows_kozel_scoring() -> None:
         expected = score_round(rules, Ending.DOMINO, hands, 0, scores, eggs)
         assert scorer.points(True, hands, 0) == list(expected.points)
         assert scorer.value(True, hands, 0) == expected.points[1] - expected.points[0]
-        assert scorer.won(True, hands, 0)
+        assert scorer.outcome(True, hands, 0)[2]  # the round is won
     # the 13-rule: a small charge to a pair still at 0 is not written down
     small = [0, 1 << 1, 0, 0]  # 0-1 left: 1 point
     scorer = Scorer(rules, 1, (0, 0), 0)
     assert scorer.points(True, small, 0) == [0, 0]
-    assert not scorer.won(True, small, 0)
+    assert not scorer.outcome(True, small, 0)[2]
     # a fish with equal pips is eggs: nobody scores now
     even = [1 << 4, 1 << 3, 1 << 5, 1 << 6]
     assert Scorer(rules, 0, (20, 20), 0).points(False, even, 0) == list(
         score_round(rules, Ending.BLOCKED, even, 0, (20, 20), 0).points
     )
+
+
+@pytest.mark.parametrize("name,players", [("kozel", 4), ("draw", 2), ("block", 3), ("vog-goat", 4)])
+def test_scorer_outcome_is_value_points_and_won_from_one_scoring(name: str, players: int) -> None:
+    rules = preset(name, players)
+    rng = random.Random(players)
+    for _ in range(300):
+        tiles = rng.sample(range(28), rng.randrange(0, 12))
+        hands = [0] * players
+        for t in tiles:
+            hands[rng.randrange(players)] |= 1 << t
+        domino = rng.random() < 0.5
+        last = rng.randrange(players)
+        if domino:
+            hands[last] = 0
+        scores = tuple(rng.choice((0, 40, 90)) for _ in range(rules.sides))
+        side = rules.side_of(rng.randrange(players))
+        eggs = rng.choice((0, 12))
+        scorer = Scorer(rules, side, scores, eggs, bonus=30)
+        plain = Scorer(rules, side, scores, eggs)
+        v, points, won = scorer.outcome(domino, hands, last)
+        assert v == scorer.value(domino, hands, last)
+        assert points == plain.value(domino, hands, last)
+        values = [0] * rules.sides
+        for seat, h in enumerate(hands):
+            values[rules.side_of(seat)] += value_of(h)
+        lowest = values[side] == min(values) and values.count(min(values)) == 1
+        assert won == (rules.side_of(last) == side if domino else lowest)
 
 
 def test_scorer_bonus_when_the_round_decides_the_game() -> None:

@@ -132,15 +132,19 @@ class Scorer:
 
     def points(self, domino: bool, hands: Sequence[int], last: int) -> list[int]:
         """Points per side for this ending (penalties for goat and kozel), as the rules score."""
+        return self._points(domino, hands, last, self._side_values(hands))
+
+    def _side_values(self, hands: Sequence[int]) -> list[int]:
         side_of = self.side_of
         values = [0] * self.sides
         for seat, h in enumerate(hands):
-            v = 0
-            while h:
-                low = h & -h
-                v += VALUE[low.bit_length() - 1]
-                h ^= low
-            values[side_of[seat]] += v
+            values[side_of[seat]] += _value(h)
+        return values
+
+    def _points(
+        self, domino: bool, hands: Sequence[int], last: int, values: list[int]
+    ) -> list[int]:
+        side_of = self.side_of
         points = [0] * self.sides
         kind = self.kind
         if domino:
@@ -180,44 +184,48 @@ class Scorer:
 
     def value(self, domino: bool, hands: Sequence[int], last: int) -> float:
         """The side's gain: its points minus the best other side's (sign flipped for penalties)."""
-        pts = self.points(domino, hands, last)
+        return self._gain(self.points(domino, hands, last), self.bonus)
+
+    def outcome(self, domino: bool, hands: Sequence[int], last: int) -> tuple[float, float, bool]:
+        """``value``, the value without the bonus, and ``won``, from one scoring of the ending."""
+        values = self._side_values(hands)
+        pts = self._points(domino, hands, last, values)
+        if domino:
+            won = self.side_of[last] == self.side
+        else:
+            low = min(values)
+            won = values[self.side] == low and values.count(low) == 1
+        return self._gain(pts, self.bonus), self._gain(pts, 0.0), won
+
+    def _gain(self, pts: list[int], bonus: float) -> float:
         me = self.side
         mine = pts[me]
         other = max(p for s, p in enumerate(pts) if s != me)
         if self.kind.penalties:
             v = float(other - mine) if self.sides == 2 else float(-mine)
-            if self.bonus:
+            if bonus:
                 if self.scores[me] + mine > self.target and mine:
-                    v -= self.bonus
+                    v -= bonus
                 elif self.sides == 2 and other and self.scores[1 - me] + other > self.target:
-                    v += self.bonus
+                    v += bonus
             return v
         v = float(mine - other)
-        if self.bonus:
+        if bonus:
             if mine and self.scores[me] + mine >= self.target:
-                v += self.bonus
+                v += bonus
             elif other and max(self.scores[s] + pts[s] for s in range(self.sides) if s != me) >= (
                 self.target
             ):
-                v -= self.bonus
+                v -= bonus
         return v
 
-    def won(self, domino: bool, hands: Sequence[int], last: int) -> bool:
-        """Did the side win the round (went out, or lowest in a block without a tie)?"""
-        side_of = self.side_of
-        if domino:
-            return side_of[last] == self.side
-        values = [0] * self.sides
-        for seat, h in enumerate(hands):
-            values[side_of[seat]] += _value(h)
-        low = min(values)
-        return values[self.side] == low and values.count(low) == 1
+
+_PIPS = [
+    [sum(VALUE[7 * k + i] for i in range(7) if m >> i & 1) for m in range(128)] for k in range(4)
+]
+_P0, _P1, _P2, _P3 = _PIPS
 
 
 def _value(mask: int) -> int:
-    v = 0
-    while mask:
-        low = mask & -mask
-        v += VALUE[low.bit_length() - 1]
-        mask ^= low
-    return v
+    """The pips of the tiles in ``mask``: four table look-ups, seven tiles at a time."""
+    return _P0[mask & 127] + _P1[mask >> 7 & 127] + _P2[mask >> 14 & 127] + _P3[mask >> 21]

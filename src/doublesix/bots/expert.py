@@ -43,10 +43,10 @@ from doublesix.rules.ruleset import DrawRule
 from doublesix.rules.view import SeatView
 from doublesix.tiles import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 
-UNITS_PER_MS = 2200
+UNITS_PER_MS = 2250
 """Work units per millisecond of budget (``COST`` gives each kind of work its units)."""
 
-COST = Work(attempts=45, weighed=2, nodes=6, solved=4, plays=3, played=8)
+COST = Work(attempts=32, weighed=1, nodes=5, solved=6, plays=3, played=5)
 """Units charged for each kind of work: about its CPU time relative to the others."""
 
 SOLVE_AT = 20
@@ -204,7 +204,6 @@ class ExpertBot:
         sampler = Sampler(k, self.rng)
         side = rules.side_of(view.seat)
         scorer = Scorer(rules, side, view.scores, view.eggs, self.bonus)
-        plain = Scorer(rules, side, view.scores, view.eggs)
         n = rules.players
         side_of = [rules.side_of(s) for s in range(n)]
         draw_one = rules.draw_rule is DrawRule.DRAW_ONE
@@ -254,7 +253,7 @@ class ExpertBot:
                     if results is None:
                         failures += 1
                 if results is None:
-                    results = self._playout_all(scorer, plain, stats, s, left0, right0, me, stop)
+                    results = self._playout_all(scorer, stats, s, left0, right0, me, stop)
                     work.plays += self._plays
                     work.played += len(stats)
                 used = work.units(COST)
@@ -273,7 +272,6 @@ class ExpertBot:
     def _playout_all(
         self,
         scorer: Scorer,
-        plain: Scorer,
         stats: Sequence[MoveStats],
         s: Sample,
         left0: int,
@@ -300,9 +298,8 @@ class ExpertBot:
                 self._plays += plays
             else:
                 domino, last = nxt == -2, me
-            v = scorer.value(domino, hands, last)
-            won = 1.0 if scorer.won(domino, hands, last) else 0.0
-            out.append((v, won, plain.value(domino, hands, last)))
+            v, points, won = scorer.outcome(domino, hands, last)
+            out.append((v, 1.0 if won else 0.0, points))
         return out
 
     @staticmethod

@@ -22,10 +22,10 @@ from doublesix.bots.search import greedy_playout, step
 from doublesix.rules.moves import Move
 from doublesix.rules.view import SeatView
 
-UNITS_PER_MS = 2400
+UNITS_PER_MS = 2100
 """Work units per millisecond of budget (``COST`` gives each kind of work its units)."""
 
-COST = Work(attempts=46, plays=1, played=12)
+COST = Work(attempts=28, plays=1, played=5)
 """Units charged for each kind of work: about its CPU time relative to the others."""
 
 SAFETY_S = 0.95
