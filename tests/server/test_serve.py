@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from doublesix.cli import main
 from doublesix.rules.record import replay
 
 START = "import sys; from doublesix.cli import main; sys.exit(main())"
@@ -40,6 +42,10 @@ def _serve(db: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
             str(db),
             "--bot-delay",
             "0",
+            "--grace",
+            "5",
+            "--review-ms",
+            "2",
             "--log-level",
             "warning",
         ],
@@ -116,6 +122,18 @@ def test_serve_survives_sigkill(tmp_path: Path) -> None:
                 player.step(rng)
         record = http.get(f"/api/games/{table['id']}/record").json()
         assert list(replay(record).scores) == player.view["scores"]
+        # the post-game review runs in the server's worker process, at --review-ms
+        review = http.get(f"/api/games/{table['id']}/review", params={"seat": 0}, timeout=60)
+        assert review.status_code == 200, review.text
+        assert review.json()["ms"] == 2 and review.json()["moves"]
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+@pytest.mark.parametrize(
+    "option", [["--grace", "-1"], ["--review-ms", "0"], ["--bot-delay", "-2"], ["--port", "70000"]]
+)
+def test_serve_refuses_bad_options(option: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", *option]) == 2
+    assert option[0] in capsys.readouterr().err

@@ -32,6 +32,21 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="how long a bot waits before its move (%(default)s)",
     )
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long a disconnected player keeps the seat before a bot plays for it "
+        "(%(default)s)",
+    )
+    parser.add_argument(
+        "--review-ms",
+        type=float,
+        default=100.0,
+        metavar="MS",
+        help="the expert's search per decision in a post-game review (%(default)s)",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn's log level (%(default)s)")
     return parser
 
@@ -39,14 +54,22 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     if args.bot_delay < 0:
         raise UsageError("--bot-delay cannot be negative")
+    if args.grace < 0:
+        raise UsageError("--grace cannot be negative")
+    if args.review_ms <= 0:
+        raise UsageError(f"--review-ms {args.review_ms}: give a positive number")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: not a port")
     import uvicorn  # the web stack loads only for this command
 
     from doublesix.server import create_app
+    from doublesix.server.actor import Settings
     from doublesix.server.store import database_url
 
-    app = create_app(database_url(args.db), bot_delay=args.bot_delay)
+    settings = Settings(
+        bot_delay=args.bot_delay, grace_seconds=args.grace, review_ms=args.review_ms
+    )
+    app = create_app(database_url(args.db), settings=settings)
     print(f"doublesix: serving http://{args.host}:{args.port}/ (database {args.db})", flush=True)
     uvicorn.run(
         app,
