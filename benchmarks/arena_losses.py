@@ -6,7 +6,8 @@ A deal's games depend only on its number, so every game A lost can be
 played again exactly. For each, this prints the rounds: how each ended
 (domino or fish), the pips of each side and the points written down. With
 ``--with BOT`` it also plays the same deal and seating with BOT in A's
-seats (``omniscient``: does a bot that sees every hand win it?).
+seats (``omniscient``: does a bot that sees every hand win it? ``expert`` with a
+larger ``--with-ms``: would more time have won it?).
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("log", type=Path)
     parser.add_argument("--with", dest="other", metavar="BOT")
+    parser.add_argument(
+        "--with-ms", type=float, metavar="M", help="BOT's budget (default: the log's)"
+    )
     args = parser.parse_args()
     lines = args.log.read_text().splitlines()
     header = json.loads(lines[0])
@@ -79,7 +83,7 @@ def main() -> None:
                 print(f"  round {number}: {kind:6} pips by side {sides}, points {list(res.points)}")
             if args.other:
                 names = (args.other, b)
-                again = replay(ruleset, names, seed, seating, ms)
+                again = replay(ruleset, names, seed, seating, args.with_ms or ms)
                 won = not a_lost(ruleset, again, seating)
                 rescued += won
                 print(f"  the same with {args.other}: {'won' if won else 'lost'} ({again.scores})")
