@@ -24,9 +24,18 @@ from doublesix.rules.ruleset import Ruleset
 
 
 def replay(
-    ruleset: Ruleset, names: tuple[str, str], seed: int, seating: tuple[int, ...], ms: float | None
+    ruleset: Ruleset,
+    names: tuple[str, str],
+    seed: int,
+    seating: tuple[int, ...],
+    ms: float | None,
+    reseed: int = 0,
 ) -> Game:
-    bots = [configure(make_bot(names[who], seed * 97 + s), ms) for s, who in enumerate(seating)]
+    """The game of ``seed`` in ``seating``; ``reseed`` shifts the seeds of A's bots."""
+    bots = [
+        configure(make_bot(names[who], seed * 97 + s + (reseed if who == 0 else 0)), ms)
+        for s, who in enumerate(seating)
+    ]
     return play_game(ruleset, seed, bots)
 
 
@@ -41,6 +50,14 @@ def main() -> None:
     parser.add_argument("--with", dest="other", metavar="BOT")
     parser.add_argument(
         "--with-ms", type=float, metavar="M", help="BOT's budget (default: the log's)"
+    )
+    parser.add_argument(
+        "--reseed",
+        type=int,
+        default=0,
+        metavar="K",
+        help="seed BOT differently (K added to its seeds): the control for --with-ms, since "
+        "games lost by a hair often turn on any change at all",
     )
     args = parser.parse_args()
     lines = args.log.read_text().splitlines()
@@ -83,7 +100,7 @@ def main() -> None:
                 print(f"  round {number}: {kind:6} pips by side {sides}, points {list(res.points)}")
             if args.other:
                 names = (args.other, b)
-                again = replay(ruleset, names, seed, seating, args.with_ms or ms)
+                again = replay(ruleset, names, seed, seating, args.with_ms or ms, args.reseed)
                 won = not a_lost(ruleset, again, seating)
                 rescued += won
                 print(f"  the same with {args.other}: {'won' if won else 'lost'} ({again.scores})")
