@@ -65,11 +65,8 @@ def main() -> None:
     ruleset = Ruleset.from_dict(header["ruleset"])
     a, b = header["bots"]
     ms = header["ms_per_move"]
-    lost = [
-        json.loads(line)["deal"]
-        for line in lines[1:]
-        if json.loads(line)["result"]["b_wins"] or json.loads(line)["result"]["draws"]
-    ]
+    deals = [json.loads(line) for line in lines[1:]]
+    lost = [d["deal"] for d in deals if d["result"]["b_wins"] or d["result"]["draws"]]
     kinds: Counter[str] = Counter()
     charged: Counter[str] = Counter()
     rescued = 0

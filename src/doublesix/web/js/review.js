@@ -25,7 +25,7 @@ function percent(x) {
   return lit('td', `${formatNumber(Math.round(100 * x))}%`, 'num');
 }
 
-function row(item, players, viewer) {
+function row(item, viewer) {
   const tr = document.createElement('tr');
   tr.dataset.round = String(item.round);
   tr.dataset.event = String(item.event);
@@ -64,7 +64,7 @@ function row(item, players, viewer) {
   return tr;
 }
 
-function table(found, players, viewer) {
+function table(found, viewer) {
   const t = document.createElement('table');
   t.className = 'review-table';
   const head = document.createElement('tr');
@@ -74,7 +74,7 @@ function table(found, players, viewer) {
   thead.appendChild(head);
   t.appendChild(thead);
   const body = document.createElement('tbody');
-  for (const item of found.moves) body.appendChild(row(item, players, viewer));
+  for (const item of found.moves) body.appendChild(row(item, viewer));
   t.appendChild(body);
   return t;
 }
@@ -124,7 +124,7 @@ export function reviewPanel(container, gameId, record, viewer) {
         differ: found.differ,
         loss: Math.round(found.total_loss * 10) / 10,
       });
-      results.appendChild(table(found, players, viewer));
+      results.appendChild(table(found, viewer));
     } catch (e) {
       tx(status, 'review.failed', { message: String(e.message || e) });
     } finally {
