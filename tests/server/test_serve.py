@@ -46,6 +46,8 @@ def _serve(db: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
             "5",
             "--review-ms",
             "2",
+            "--think-workers",
+            "1",
             "--log-level",
             "warning",
         ],
@@ -132,7 +134,14 @@ def test_serve_survives_sigkill(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "option", [["--grace", "-1"], ["--review-ms", "0"], ["--bot-delay", "-2"], ["--port", "70000"]]
+    "option",
+    [
+        ["--grace", "-1"],
+        ["--review-ms", "0"],
+        ["--bot-delay", "-2"],
+        ["--port", "70000"],
+        ["--think-workers", "0"],
+    ],
 )
 def test_serve_refuses_bad_options(option: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", *option]) == 2

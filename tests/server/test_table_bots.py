@@ -1,17 +1,14 @@
-"""Bots at a table, the turn timer, and the hint seam."""
+"""Bots at a table, the turn timer, and hints."""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import random
+import signal
 from contextlib import ExitStack
-from types import SimpleNamespace
-from typing import Any
 
-import pytest
-
-import doublesix.bots
 from doublesix.rules.record import replay
-from doublesix.rules.view import SeatView
 
 from .server_helpers import Socket, TestClient, join, new_table
 
@@ -61,7 +58,7 @@ def test_timer_plays_for_a_seat_that_runs_out(client: TestClient) -> None:
             assert a.view["timer"]["seat"] == a.view["turn"]
 
 
-def test_hints(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hints(client: TestClient) -> None:
     table = new_table(client, preset="block", seats=[{"kind": "human"}, {"kind": "open"}])
     assert table["hints"] is False  # off by default where another human sits
     other = join(client, table["id"], "Ben")
@@ -81,24 +78,41 @@ def test_hints(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
         sockets = [Socket(client, stack, table["id"], t) for t in [table["token"], other["token"]]]
         mover = sockets[sockets[0].view["turn"]]
         waiting = sockets[1 - sockets[0].view["turn"]]
-        mover.send({"type": "hint"})  # the expert's own search
+        before = set(multiprocessing.active_children())
+        mover.send({"type": "hint"})  # the expert's own search, in a worker process
         answer = mover.receive()
         assert answer["type"] == "hint", answer
         legal = [{"tile": m["tile"], "end": m["end"]} for m in mover.view["legal"]]
         ranked = [{"tile": m["tile"], "end": m["end"]} for m in answer["moves"]]
         assert sorted(map(str, ranked)) == sorted(map(str, legal))
         assert all(0 <= m["win"] <= 1 for m in answer["moves"])
-
-        def hint(view: SeatView) -> list[Any]:
-            return [
-                SimpleNamespace(move=m, win_chance=0.5, expected_points=3) for m in view.legal_moves
-            ]
-
-        monkeypatch.setattr(doublesix.bots, "hint", hint)
-        mover.send({"type": "hint"})
-        assert mover.receive()["moves"] == [m | {"win": 0.5, "points": 3.0} for m in legal]
         waiting.send({"type": "hint"})
         assert waiting.error()["code"] == "not_your_turn"
-        monkeypatch.delattr(doublesix.bots, "hint")
-        mover.send({"type": "hint"})
+
+        workers = set(multiprocessing.active_children()) - before
+        assert workers  # the search ran outside the server's process
+        for worker in workers:
+            os.kill(worker.pid, signal.SIGKILL)
+            worker.join()
+        mover.send({"type": "hint"})  # the worker died: this hint is lost, not the table
         assert mover.error()["code"] == "no_hints"
+        mover.send({"type": "hint"})  # and the next one has a new worker
+        assert mover.receive()["moves"] == answer["moves"]
+
+
+def test_searching_bots_move_from_worker_processes(client: TestClient) -> None:
+    seats = [{"kind": "human"}, *({"kind": "bot", "bot": b} for b in ["expert", "pimc", "expert"])]
+    before = set(multiprocessing.active_children())
+    table = new_table(client, preset="kozel", seats=seats)  # the bots start thinking at once
+    with ExitStack() as stack:
+        me = Socket(client, stack, table["id"], table["token"])
+        bot_moves = 0
+        while bot_moves < 6:  # two turns of each bot around the table
+            view = me.view
+            if view["status"] == "round_over":
+                me.send({"type": "continue"})
+            elif view["turn"] == 0:
+                me.play(view["legal"][0])
+            frame = me.update()
+            bot_moves += sum(1 for e in frame["events"] if e.get("seat", 0) != 0 and "play" in e)
+    assert set(multiprocessing.active_children()) - before  # they thought in workers

@@ -47,6 +47,14 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         metavar="MS",
         help="the expert's search per decision in a post-game review (%(default)s)",
     )
+    parser.add_argument(
+        "--think-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes for the searching bots and hints (default: one per core "
+        "but one, at least one)",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn's log level (%(default)s)")
     return parser
 
@@ -58,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--grace cannot be negative")
     if args.review_ms <= 0:
         raise UsageError(f"--review-ms {args.review_ms}: give a positive number")
+    if args.think_workers is not None and args.think_workers < 1:
+        raise UsageError(f"--think-workers {args.think_workers}: give 1 or more")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: not a port")
     import uvicorn  # the web stack loads only for this command
@@ -69,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(
         bot_delay=args.bot_delay, grace_seconds=args.grace, review_ms=args.review_ms
     )
+    if args.think_workers is not None:
+        settings.think_workers = args.think_workers
     app = create_app(database_url(args.db), settings=settings)
     print(f"doublesix: serving http://{args.host}:{args.port}/ (database {args.db})", flush=True)
     uvicorn.run(

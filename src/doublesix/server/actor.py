@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import secrets
 import time
 from collections import deque
@@ -38,7 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from doublesix.bots import Bot, make_bot, table_bots
+from doublesix.bots import table_bots
 from doublesix.rules.game import Game
 from doublesix.rules.moves import End, IllegalMoveError, InvalidMoveError, Move
 from doublesix.rules.record import game_record, round_result_record
@@ -53,6 +54,7 @@ from doublesix.server.store import (
     Store,
     TableRecord,
 )
+from doublesix.server.thinking import Thinking
 from doublesix.server.views import (
     JSON,
     TableInfo,
@@ -89,6 +91,8 @@ class Settings:
     """Events each table keeps in memory for clients that come back with ``since``."""
     review_ms: float = 100.0
     """The expert's search per decision in a post-game review (ms of one core)."""
+    think_workers: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1))
+    """Worker processes for the searching bots and the hints (default: a core each but one)."""
 
 
 class CommandError(Exception):
@@ -261,17 +265,19 @@ def _parse_move(tile: object, end: object) -> Move:
 class TableActor:
     """The single writer of one table (see the module)."""
 
-    def __init__(self, table: TableRecord, store: Store, hub: Hub, settings: Settings) -> None:
+    def __init__(
+        self, table: TableRecord, store: Store, hub: Hub, settings: Settings, thinking: Thinking
+    ) -> None:
         self.store = store
         self.hub = hub
         self.settings = settings
+        self.thinking = thinking
         self.table = table
         self.ruleset = Ruleset.from_dict(table.ruleset)
         self.game: Game | None = None
         self.ready: set[int] = set()
         """Human seats that pressed Continue since the round ended (R25)."""
         self._rounds_stored = 0
-        self._bots: dict[int, Bot] = {}
         self._thinking: asyncio.Task[None] | None = None
         self._thinking_why: Why | None = None
         self._late: int | None = None
@@ -302,7 +308,6 @@ class TableActor:
         """Rebuild the game from the table's stored events (the table record is current)."""
         self.game = None
         self.ready = set()
-        self._bots = {}
         self._recent.clear()  # a client behind this point gets a full snapshot
         self._views = (-1, {})
         for event in events:
@@ -482,8 +487,7 @@ class TableActor:
         seat = self._clock_seat()
         assert seat is not None
         self._late = self.table.version
-        bot = make_bot(self.settings.timeout_bot, self.table.seed + self.table.version)
-        self._think(seat, bot, 0.0, why=TIMEOUT)
+        self._think(seat, self.settings.timeout_bot, 0.0, why=TIMEOUT)
 
     def _schedule(self, *, keep: bool = False) -> None:
         """After every change: let a bot think if one is to move, or play for an away seat;
@@ -501,37 +505,38 @@ class TableActor:
         seat = game.turn
         if seat is not None:
             if self.table.seats[seat].kind == "bot":
-                self._think(seat, self._bot(seat), self.settings.bot_delay, why=BOT)
+                self._think(seat, self._level(seat), self.settings.bot_delay, why=BOT)
             elif seat in self._stand_in:
-                self._think(seat, self._bot(seat), self.settings.bot_delay, why=AWAY)
+                self._think(seat, self._level(seat), self.settings.bot_delay, why=AWAY)
             return
         for away in sorted(self._stand_in - self.ready):
             future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
             self._queue.put_nowait(_Job(AutoContinueCommand(away, self.table.version), future))
             return
 
-    def _bot(self, seat: int) -> Bot:
-        bot = self._bots.get(seat)
-        if bot is None:
-            level = self.table.seats[seat].bot or self.settings.timeout_bot
-            bot = self._bots[seat] = make_bot(level, self.table.seed + seat)
-        return bot
+    def _level(self, seat: int) -> str:
+        """The bot level that plays for ``seat``: its own, or the stand-in's for a human."""
+        return self.table.seats[seat].bot or self.settings.timeout_bot
 
-    def _think(self, seat: int, bot: Bot, delay: float, *, why: Why) -> None:
-        """Let ``bot`` choose for ``seat`` outside the table's task, on the seat's view now.
+    def _think(self, seat: int, level: str, delay: float, *, why: Why) -> None:
+        """Let a ``level`` bot choose for ``seat`` outside the table's task, on the seat's
+        view now.
 
         The table goes on answering while it thinks; its move comes back as a
-        command for this version, dropped if the table has moved on since.
+        command for this version, dropped if the table has moved on since. The
+        bot's seed comes from the table's, the seat and the version, so the same
+        position gets the same move after a restart.
         """
         assert self.game is not None
         view = view_of(self.game, seat)
         version = self.table.version
+        seed = self.table.seed + 1_000_003 * version + seat
 
         async def think() -> None:
             if delay > 0:
                 await asyncio.sleep(delay)
             try:
-                move = await asyncio.to_thread(bot.choose, view)
+                move = await self.thinking.choose(level, seed, view)
             except Exception:
                 log.exception(
                     "table %s: bot of seat %d failed; it plays its first move", self.id, seat
@@ -847,7 +852,6 @@ class TableActor:
             return [{"seat": seat.seat, "join": seat.name, "kind": seat.kind}]
 
         await self._commit("seat", seat.seat, public, events, changed_seat=seat)
-        self._bots.pop(seat.seat, None)
 
     async def _settle(self) -> None:
         """Start the game once every seat is taken."""

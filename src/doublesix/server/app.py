@@ -46,6 +46,7 @@ from doublesix.server.lobby import (
 from doublesix.server.manager import TableManager
 from doublesix.server.reviews import Reviews
 from doublesix.server.store import Guest, SqlStore, Store, TableRecord
+from doublesix.server.thinking import Thinking
 from doublesix.server.ws import Limits, table_socket
 
 log = logging.getLogger(__name__)
@@ -94,7 +95,8 @@ def create_app(
         the_store = store if store is not None else SqlStore(db)
         await the_store.migrate()
         hub = LocalHub()
-        manager = TableManager(the_store, hub, settings)
+        thinking = Thinking(settings.think_workers)
+        manager = TableManager(the_store, hub, settings, thinking)
         reviews = Reviews(settings.review_ms)
         app.state.server = Server(the_store, hub, manager, settings, limits, reviews)
         resumed = await manager.resume()
@@ -104,6 +106,7 @@ def create_app(
         finally:
             reviews.close()
             await manager.close()
+            thinking.close()
             await the_store.close()
 
     app = FastAPI(

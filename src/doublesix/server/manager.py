@@ -8,15 +8,17 @@ import logging
 from doublesix.server.actor import Settings, TableActor
 from doublesix.server.hub import Hub
 from doublesix.server.store import Store, TableRecord
+from doublesix.server.thinking import Thinking
 
 log = logging.getLogger(__name__)
 
 
 class TableManager:
-    def __init__(self, store: Store, hub: Hub, settings: Settings) -> None:
+    def __init__(self, store: Store, hub: Hub, settings: Settings, thinking: Thinking) -> None:
         self.store = store
         self.hub = hub
         self.settings = settings
+        self.thinking = thinking
         self.actors: dict[str, TableActor] = {}
         self._loading = asyncio.Lock()
 
@@ -45,13 +47,13 @@ class TableManager:
 
     async def create(self, table: TableRecord) -> TableActor:
         await self.store.add_table(table)
-        actor = TableActor(table, self.store, self.hub, self.settings)
+        actor = TableActor(table, self.store, self.hub, self.settings, self.thinking)
         self.actors[table.id] = actor
         actor.start()
         return actor
 
     async def _load(self, table: TableRecord) -> TableActor:
-        actor = TableActor(table, self.store, self.hub, self.settings)
+        actor = TableActor(table, self.store, self.hub, self.settings, self.thinking)
         actor.replay(await self.store.events(table.id))
         self.actors[table.id] = actor
         actor.start()

@@ -12,14 +12,13 @@ a seat would tell everyone what that seat holds.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 from collections import OrderedDict
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from doublesix.review import review
 from doublesix.rules.record import replay
 from doublesix.server.views import JSON
+from doublesix.server.workers import Workers
 
 KEEP = 200
 """Reviews kept in memory, newest first."""
@@ -38,11 +37,14 @@ def review_record(record: dict[str, Any], seat: int, ms: float) -> JSON:
 
 
 class Reviews:
-    """The server's reviews: one worker process, made when first asked for."""
+    """The server's reviews, in a worker process of their own.
+
+    A review takes seconds: in the bots' workers it would hold up the tables' moves.
+    """
 
     def __init__(self, ms: float) -> None:
         self.ms = ms
-        self._pool: ProcessPoolExecutor | None = None
+        self._workers = Workers(1)
         self._kept: OrderedDict[tuple[str, int], JSON] = OrderedDict()
         self._running: dict[tuple[str, int], asyncio.Future[JSON]] = {}
 
@@ -53,10 +55,7 @@ class Reviews:
             return self._kept[key]
         running = self._running.get(key)
         if running is None:
-            if self._pool is None:
-                # spawn: a fork would copy the server's threads and locks mid-flight
-                self._pool = ProcessPoolExecutor(1, multiprocessing.get_context("spawn"))
-            running = asyncio.wrap_future(self._pool.submit(review_record, record, seat, self.ms))
+            running = asyncio.ensure_future(self._workers.run(review_record, record, seat, self.ms))
             self._running[key] = running
             running.add_done_callback(lambda _: self._running.pop(key, None))
         found = await asyncio.shield(running)
@@ -66,6 +65,4 @@ class Reviews:
         return found
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._workers.close()

@@ -14,6 +14,7 @@ import json
 import logging
 import time
 from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +29,6 @@ from doublesix.server.actor import (
     TableActor,
     ViewCommand,
 )
-from doublesix.server.hints import hint_function, hints_for
 from doublesix.server.manager import TableManager
 
 log = logging.getLogger(__name__)
@@ -262,10 +262,11 @@ async def _hint(actor: TableActor, conn: Connection) -> None:
         raise CommandError("spectator", "hints are for the seat to move")
     if not actor.table.hints:
         raise CommandError("hints_off", "this table plays without hints")
-    function = hint_function()
-    if function is None:
-        raise CommandError("no_hints", "hints are not available yet")
     view = await actor.submit(ViewCommand(conn.seat))
     if view is None or not view.my_turn:
         raise CommandError("not_your_turn", "a hint is for your own turn")
-    conn.send({"type": "hint", "moves": await hints_for(view, function)})
+    try:
+        moves = await actor.thinking.hints(view)
+    except BrokenProcessPool:
+        raise CommandError("no_hints", "the hint's search stopped; ask again") from None
+    conn.send({"type": "hint", "moves": moves})
