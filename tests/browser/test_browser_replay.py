@@ -3,7 +3,8 @@
 The game page shows the result, the JSON download and the readable move
 list; its viewer steps forward and back and jumps to a round. The replay
 page takes an uploaded record, which the server checks, and shows it the
-same way; a record with an illegal event is refused with the server's reason.
+same way, with its review; a record with an illegal event is refused with the
+server's reason.
 """
 
 from __future__ import annotations
@@ -85,7 +86,9 @@ def test_game_page_reviews_a_players_moves(
     page.click("#review-start")
     rows = page.locator(".review-table tbody tr")
     rows.first.wait_for(timeout=60000)
-    found = httpx.get(f"{server}/api/games/{finished_game}/review", params={"seat": 2}).json()
+    found = httpx.get(
+        f"{server}/api/games/{finished_game}/review", params={"seat": 2}, timeout=60
+    ).json()
     assert rows.count() == len(found["moves"]) > 0
     status = page.locator("#review-status").inner_text()
     choices = sum(1 for m in found["moves"] if m["choices"] > 1)
@@ -131,6 +134,16 @@ def test_replay_page_checks_an_uploaded_record(
     page.click("#replay-forward")
     assert page.locator("#viewer .board .line-tile").count() == 1
     assert page.locator(".move-round").count() == len(record["rounds"])
+    # The uploaded game has its post-game review too.
+    page.select_option("#review-seat", "1")
+    page.click("#review-start")
+    rows = page.locator(".review-table tbody tr")
+    rows.first.wait_for(timeout=60000)
+    found = httpx.post(
+        f"{server}/api/records/review", params={"seat": 1}, json=record, timeout=60
+    ).json()
+    assert rows.count() == len(found["moves"]) > 0
+    assert found["differ"] == page.locator(".review-table tr.differs, tr.blunder").count()
 
     # An illegal event: the second play of round 1 becomes a tile nobody can lay there.
     bad = copy.deepcopy(record)
@@ -146,4 +159,4 @@ def test_replay_page_checks_an_uploaded_record(
     message = page.locator("#upload-result").inner_text()
     assert message.startswith("The record was refused:")
     assert "R" in message.split(":", 1)[1]  # the server names the rule
-    assert page.locator("#viewer").is_hidden()
+    assert page.locator("#viewer").is_hidden() and page.locator("#review").is_hidden()

@@ -1,4 +1,5 @@
-"""Post-game review on the server: ``GET /api/games/{id}/review?seat=N``.
+"""Post-game review on the server: ``GET /api/games/{id}/review?seat=N`` and, for an
+uploaded record, ``POST /api/records/review?seat=N``.
 
 A finished game's review lists every move the seat made in the order it
 made them — each beside the expert's choice from that seat's view, with
@@ -12,6 +13,9 @@ from __future__ import annotations
 import random
 from contextlib import ExitStack
 
+import pytest
+
+import doublesix.server.reviews
 from doublesix.rules.moves import Play
 from doublesix.rules.record import replay
 
@@ -76,3 +80,40 @@ def test_review_names_a_seat_that_is_not_at_the_table(make_app: AppFactory) -> N
         r = client.get(f"/api/games/{table_id}/review", params={"seat": 2})
         assert r.status_code == 422
         assert r.json()["field"] == "seat" and "no seat 2" in r.json()["error"]
+
+
+def test_an_uploaded_record_is_reviewed_like_the_game(make_app: AppFactory) -> None:
+    """``POST /api/records/review?seat=N``: the /replay page's review of a record file."""
+    with TestClient(make_app(review_ms=2.0)) as client:
+        table_id, tokens = human_table(client, "block", 2, target=10)
+        with ExitStack() as stack:
+            sockets = [Socket(client, stack, table_id, t) for t in tokens]
+            play_out(sockets, [], random.Random(6))
+        record = client.get(f"/api/games/{table_id}/record").json()
+        on_page = client.get(f"/api/games/{table_id}/review", params={"seat": 1}).json()
+        r = client.post("/api/records/review", params={"seat": 1}, json=record)
+        assert r.status_code == 200, r.text
+        assert r.json() == on_page and on_page["moves"]
+
+        r = client.post("/api/records/review", params={"seat": 2}, json=record)
+        assert r.status_code == 422 and r.json()["field"] == "seat"
+        broken = record | {"rounds": [record["rounds"][0] | {"events": [{"seat": 0}]}]}
+        r = client.post("/api/records/review", params={"seat": 0}, json=broken)
+        assert r.status_code == 422 and (r.json()["round"], r.json()["event"]) == (1, 0), r.text
+        r = client.post("/api/records/review?seat=0", content=b"\xff not json")
+        assert r.status_code == 422 and r.json()["error"] == "not JSON"
+
+
+def test_a_full_review_queue_says_busy(
+    make_app: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with TestClient(make_app(review_ms=2.0)) as client:
+        table_id, tokens = human_table(client, "block", 2, target=10)
+        with ExitStack() as stack:
+            sockets = [Socket(client, stack, table_id, t) for t in tokens]
+            play_out(sockets, [], random.Random(7))
+        monkeypatch.setattr(doublesix.server.reviews, "WAITING", 0)
+        r = client.get(f"/api/games/{table_id}/review", params={"seat": 0})
+        assert r.status_code == 503 and "ask again" in r.json()["error"]
+        monkeypatch.setattr(doublesix.server.reviews, "WAITING", 1)
+        assert client.get(f"/api/games/{table_id}/review", params={"seat": 0}).status_code == 200

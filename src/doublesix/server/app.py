@@ -7,6 +7,7 @@ way out stops the tables and closes the store.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import secrets
@@ -44,9 +45,10 @@ from doublesix.server.lobby import (
     table_json,
 )
 from doublesix.server.manager import TableManager
-from doublesix.server.reviews import Reviews
+from doublesix.server.reviews import Reviews, ReviewsBusy
 from doublesix.server.store import Guest, SqlStore, Store, TableRecord
 from doublesix.server.thinking import Thinking
+from doublesix.server.views import JSON
 from doublesix.server.ws import Limits, table_socket
 
 log = logging.getLogger(__name__)
@@ -129,6 +131,11 @@ def _errors(app: FastAPI) -> None:
     @app.exception_handler(CommandError)
     async def command_error(_: Request, e: CommandError) -> JSONResponse:
         return JSONResponse(e.body(), status_code=e.status)
+
+    @app.exception_handler(RecordError)
+    async def bad_record(_: Request, e: RecordError) -> JSONResponse:
+        where = {"field": e.field, "round": e.round, "event": e.event, "rule": e.rule}
+        return JSONResponse({"error": str(e), **where}, status_code=422)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
@@ -262,46 +269,57 @@ def _api(app: FastAPI) -> None:
     @app.get("/api/games/{table_id}/review")
     async def game_review(table_id: str, seat: int, request: Request) -> JSONResponse:
         data = await _finished_record(request, table_id)
-        players = int(data["ruleset"]["players"])
-        if not 0 <= seat < players:
-            raise CommandError(
-                "bad_seat", f"no seat {seat} at a table of {players}", field="seat", status=422
-            )
-        found = await _server(request).reviews.review(table_id, data, seat)
-        return JSONResponse(found)
+        _check_seat(data, seat)
+        return JSONResponse(await _review(request, "game:" + table_id, data, seat))
 
     @app.post("/api/records")
     async def upload(request: Request) -> JSONResponse:
-        body = await request.body()
-        if len(body) > MAX_RECORD:
-            raise CommandError("too_large", f"a record is at most {MAX_RECORD} bytes", status=413)
-        try:
-            data = json.loads(body)
-        except ValueError:
-            raise CommandError("bad_record", "not JSON", status=422) from None
-        if not isinstance(data, dict):
-            raise CommandError("bad_record", "a record is a JSON object", status=422)
-        try:
-            game = replay(data)
-            players = data.get("players")
-            names = (
-                [str(p) for p in players]
-                if isinstance(players, list) and len(players) == game.ruleset.players
-                else [f"seat {s}" for s in range(game.ruleset.players)]
-            )
-            replayed = game_record(game, names)
-        except RecordError as e:
-            return JSONResponse(
-                {
-                    "error": str(e),
-                    "field": e.field,
-                    "round": e.round,
-                    "event": e.event,
-                    "rule": e.rule,
-                },
-                status_code=422,
-            )
-        return JSONResponse(replayed)
+        return JSONResponse(await _uploaded(request))
+
+    @app.post("/api/records/review")
+    async def upload_review(seat: int, request: Request) -> JSONResponse:
+        data = await _uploaded(request)
+        _check_seat(data, seat)
+        key = "record:" + hashlib.sha256(dumps(data).encode()).hexdigest()
+        return JSONResponse(await _review(request, key, data, seat))
+
+
+async def _uploaded(request: Request) -> dict[str, Any]:
+    """The record in the request's body, replayed by the engine and written anew."""
+    body = await request.body()
+    if len(body) > MAX_RECORD:
+        raise CommandError("too_large", f"a record is at most {MAX_RECORD} bytes", status=413)
+    try:
+        data = json.loads(body)
+    except ValueError:
+        raise CommandError("bad_record", "not JSON", status=422) from None
+    if not isinstance(data, dict):
+        raise CommandError("bad_record", "a record is a JSON object", status=422)
+    game = replay(data)
+    players = data.get("players")
+    names = (
+        [str(p) for p in players]
+        if isinstance(players, list) and len(players) == game.ruleset.players
+        else [f"seat {s}" for s in range(game.ruleset.players)]
+    )
+    return game_record(game, names)
+
+
+def _check_seat(record: dict[str, Any], seat: int) -> None:
+    players = int(record["ruleset"]["players"])
+    if not 0 <= seat < players:
+        raise CommandError(
+            "bad_seat", f"no seat {seat} at a table of {players}", field="seat", status=422
+        )
+
+
+async def _review(request: Request, key: str, record: dict[str, Any], seat: int) -> JSON:
+    try:
+        return await _server(request).reviews.review(key, record, seat)
+    except ReviewsBusy:
+        raise CommandError(
+            "busy", "too many reviews are waiting; ask again soon", status=503
+        ) from None
 
 
 async def _finished_record(request: Request, table_id: str) -> dict[str, Any]:

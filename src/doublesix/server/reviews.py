@@ -22,6 +22,12 @@ from doublesix.server.workers import Workers
 
 KEEP = 200
 """Reviews kept in memory, newest first."""
+WAITING = 8
+"""Reviews being made or waiting for the worker at most; more are refused for now."""
+
+
+class ReviewsBusy(Exception):
+    """``WAITING`` reviews are queued already: this one is not started."""
 
 
 def review_record(record: dict[str, Any], seat: int, ms: float) -> JSON:
@@ -48,13 +54,16 @@ class Reviews:
         self._kept: OrderedDict[tuple[str, int], JSON] = OrderedDict()
         self._running: dict[tuple[str, int], asyncio.Future[JSON]] = {}
 
-    async def review(self, game_id: str, record: dict[str, Any], seat: int) -> JSON:
-        key = (game_id, seat)
+    async def review(self, game: str, record: dict[str, Any], seat: int) -> JSON:
+        """The review of ``seat`` in ``record``, the finished game that ``game`` names."""
+        key = (game, seat)
         if key in self._kept:
             self._kept.move_to_end(key)
             return self._kept[key]
         running = self._running.get(key)
         if running is None:
+            if len(self._running) >= WAITING:
+                raise ReviewsBusy
             running = asyncio.ensure_future(self._workers.run(review_record, record, seat, self.ms))
             self._running[key] = running
             running.add_done_callback(lambda _: self._running.pop(key, None))

@@ -45,7 +45,8 @@ async function main() {
   const v = document.getElementById('viewer');
   v.before(el('h2', 'replay.title', {}, 'section-title'));
   const steer = viewer(v, record);
-  reviewPanel(document.getElementById('review'), gameId, record, steer);
+  reviewPanel(document.getElementById('review'), record, steer, (seat) =>
+    get(`/api/games/${encodeURIComponent(gameId)}/review?seat=${seat}`));
 }
 
 main().catch((e) => toast('err.server', { message: String(e.message || e) }, 'error'));

@@ -1,24 +1,19 @@
-// Upload a doublesix/1 record; the server replays it and the viewer shows it.
+// Upload a doublesix/1 record; the server replays it, the viewer shows it and
+// the post-game review goes through it.
 import { ApiError, post } from './api.js';
 import { clear, setRulesPreset, startPage, toast } from './common.js';
 import { el, onLanguage, tx } from './i18n.js';
 import { moveList, recordSummary, viewer } from './replayer.js';
+import { reviewPanel } from './review.js';
 
 let record = null;
 
 function show() {
   const summary = clear(document.getElementById('summary'));
   const moves = clear(document.getElementById('moves'));
-  const v = document.getElementById('viewer');
-  if (!record) {
-    summary.classList.add('hidden');
-    moves.classList.add('hidden');
-    v.classList.add('hidden');
-    return;
-  }
-  summary.classList.remove('hidden');
-  moves.classList.remove('hidden');
-  v.classList.remove('hidden');
+  const cards = ['viewer', 'review'].map((id) => document.getElementById(id));
+  for (const card of [summary, moves, ...cards]) card.classList.toggle('hidden', !record);
+  if (!record) return;
   summary.appendChild(recordSummary(record));
   moves.appendChild(el('h2', 'game.moves'));
   moves.appendChild(moveList(record));
@@ -48,7 +43,10 @@ async function load(file) {
   tx(out, 'replay.accepted', { name: file.name });
   if (record.ruleset) setRulesPreset(record.ruleset.preset);
   show();
-  viewer(document.getElementById('viewer'), record);
+  const steer = viewer(document.getElementById('viewer'), record);
+  const uploaded = record;
+  reviewPanel(document.getElementById('review'), record, steer, (seat) =>
+    post(`/api/records/review?seat=${seat}`, uploaded));
 }
 
 async function main() {

@@ -1,7 +1,7 @@
-// The post-game review on a finished game's page: one player's moves beside
-// the expert's, from that player's view only (GET /api/games/{id}/review).
+// The post-game review on a finished game's page and of an uploaded record:
+// one player's moves beside the expert's, from that player's view only
+// (GET /api/games/{id}/review, POST /api/records/review).
 // A row jumps the replay viewer to the position before that move.
-import { get } from './api.js';
 import { clear } from './common.js';
 import { playerName } from './describe.js';
 import { el, formatNumber, lit, tx } from './i18n.js';
@@ -79,8 +79,11 @@ function table(found, viewer) {
   return t;
 }
 
-/** Fill `container` with the review controls for `record`; rows steer `viewer`. */
-export function reviewPanel(container, gameId, record, viewer) {
+/**
+ * Fill `container` with the review controls for `record`; rows steer `viewer`.
+ * `fetchReview(seat)` asks the server for one seat's review.
+ */
+export function reviewPanel(container, record, viewer, fetchReview) {
   const players = record.players || [];
   const n = (record.ruleset && record.ruleset.players) || players.length;
   clear(container);
@@ -117,7 +120,7 @@ export function reviewPanel(container, gameId, record, viewer) {
     clear(results);
     tx(status, 'review.working');
     try {
-      const found = await get(`/api/games/${encodeURIComponent(gameId)}/review?seat=${seat}`);
+      const found = await fetchReview(seat);
       tx(status, 'review.summary', {
         name: playerName(players, seat),
         count: found.moves.filter((m) => m.choices > 1).length,
