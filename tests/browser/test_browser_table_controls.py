@@ -1,10 +1,14 @@
 """The table's controls: a bot for an open seat from the waiting room, the turn timer,
-the hint button, cancelling a lifted tile (second click, right-click) and keyboard play.
+the hint button, cancelling a lifted tile (second click, right-click), keyboard play
+and the clock for Continue at a round's end.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from .browser_helpers import play_until
 
 
 def my_turn_with_a_tile(page: Any) -> None:
@@ -85,3 +89,10 @@ def test_waiting_room_timer_hint_cancel_and_keyboard(new_context: Any) -> None:
     page.wait_for_function(f"document.querySelectorAll('#hand .hand-tile').length < {before}")
     line = page.locator(f"#board .line-tile[data-tile='{focused}']")
     line.wait_for()
+
+    # To the round's end: the table's clock runs for Continue too.
+    play_until(page, lambda: page.locator("#continue:enabled").count() > 0, circles=False)
+    clock = page.locator(".continue-clock")
+    assert clock.inner_text().startswith("Continues by itself in")
+    page.wait_for_function("document.querySelector('#continue-timer').textContent !== ''")
+    assert re.fullmatch(r"0:[0-3]\d", page.locator("#continue-timer").inner_text())

@@ -6,11 +6,12 @@ import multiprocessing
 import os
 import random
 import signal
+import time
 from contextlib import ExitStack
 
 from doublesix.rules.record import replay
 
-from .server_helpers import Socket, TestClient, join, new_table
+from .server_helpers import AppFactory, Socket, TestClient, join, new_table
 
 
 def test_kozel_with_three_bots(client: TestClient) -> None:
@@ -55,6 +56,30 @@ def test_timer_plays_for_a_seat_that_runs_out(client: TestClient) -> None:
         assert frame["events"][0] == {"seat": turn, "timeout": True}
         assert frame["events"][1]["seat"] == turn and "play" in frame["events"][1]
         if a.view["status"] == "playing":  # the next seat's clock runs
+            assert a.view["timer"]["seat"] == a.view["turn"]
+
+
+def test_the_continue_clock_presses_for_players_who_do_not(make_app: AppFactory) -> None:
+    """At a timer table nobody waits forever at a round's end either (R25)."""
+    with TestClient(make_app(continue_seconds=0.3)) as client:
+        table = new_table(
+            client, preset="block", seats=[{"kind": "human"}, {"kind": "open"}], timer=0.1
+        )
+        other = join(client, table["id"], "Ben")
+        with ExitStack() as stack:
+            a = Socket(client, stack, table["id"], table["token"])
+            Socket(client, stack, table["id"], other["token"])
+            while a.view["status"] == "playing":  # nobody moves: the clock plays the round
+                a.update()
+            assert a.view["status"] == "round_over"
+            timer = a.view["timer"]
+            assert timer["seat"] is None and timer["deadline"] > time.time() - 1
+            a.send({"type": "continue"})  # one presses in time
+            assert a.update()["events"] == [{"seat": 0, "continue": True}]
+            assert a.view["timer"] == timer  # the same clock runs for the other
+            frame = a.update()  # which never presses
+            assert frame["events"][0] == {"seat": 1, "continue": True, "timeout": True}
+            assert a.view["round"] == 2 and a.view["status"] == "playing"
             assert a.view["timer"]["seat"] == a.view["turn"]
 
 

@@ -91,6 +91,9 @@ class Settings:
     """Events each table keeps in memory for clients that come back with ``since``."""
     review_ms: float = 100.0
     """The expert's search per decision in a post-game review (ms of one core)."""
+    continue_seconds: float = 30.0
+    """At a table with a turn timer: how long the players have to press Continue after a
+    round; then it is pressed for those who did not."""
     think_workers: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1))
     """Worker processes for the searching bots and the hints (default: a core each but one)."""
 
@@ -166,6 +169,14 @@ class AutoContinueCommand:
 
 
 @dataclass(frozen=True)
+class ContinueClockCommand:
+    """The Continue clock ran out at the table's ``version``: press it for every human seat
+    that has not."""
+
+    version: int
+
+
+@dataclass(frozen=True)
 class ContinueCommand:
     seat: int | None
 
@@ -224,6 +235,7 @@ Command = (
     PlayCommand
     | BotMoveCommand
     | AutoContinueCommand
+    | ContinueClockCommand
     | ConnectCommand
     | DisconnectCommand
     | ContinueCommand
@@ -441,9 +453,22 @@ class TableActor:
             return None
         return seat
 
+    def _waiting_to_continue(self) -> list[int]:
+        """The human seats that have not pressed Continue at a round's end (R25)."""
+        game = self.game
+        if game is None or game.finished or game.turn is not None:
+            return []
+        return [s.seat for s in self.table.seats if s.kind == "human" and s.seat not in self.ready]
+
+    def _clock_runs(self) -> bool:
+        """Whether a clock runs: the human seat to move's, or everyone's for Continue."""
+        if self.table.timer is None:
+            return False
+        return self._clock_seat() is not None or bool(self._waiting_to_continue())
+
     def _clock_in(self) -> float | None:
-        """Seconds until the seat to move runs out of time; None if no clock runs."""
-        if self.table.deadline is None or self._clock_seat() is None:
+        """Seconds until the clock runs out (the turn's or Continue's); None if none runs."""
+        if self.table.deadline is None or not self._clock_runs():
             return None
         if self._late == self.table.version:
             return None  # its move is being made
@@ -483,11 +508,15 @@ class TableActor:
         return acted
 
     def _run_out(self) -> None:
-        """The seat to move ran out of time: a bot finds its move (the table says so)."""
-        seat = self._clock_seat()
-        assert seat is not None
+        """The clock ran out: a bot finds the move of the seat to move, or Continue is
+        pressed for those who have not (the table says so)."""
         self._late = self.table.version
-        self._think(seat, self.settings.timeout_bot, 0.0, why=TIMEOUT)
+        seat = self._clock_seat()
+        if seat is not None:
+            self._think(seat, self.settings.timeout_bot, 0.0, why=TIMEOUT)
+            return
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Job(ContinueClockCommand(self.table.version), future))
 
     def _schedule(self, *, keep: bool = False) -> None:
         """After every change: let a bot think if one is to move, or play for an away seat;
@@ -572,7 +601,13 @@ class TableActor:
             return  # the table has moved on, or the player is back
         if game is None or game.finished or game.turn is not None or cmd.seat in self.ready:
             return
-        await self._continue(ContinueCommand(cmd.seat), away=True)
+        await self._continue(ContinueCommand(cmd.seat), why=AWAY)
+
+    async def _continue_clock(self, cmd: ContinueClockCommand) -> None:
+        if cmd.version != self.table.version:
+            return  # someone pressed in time
+        for seat in self._waiting_to_continue():
+            await self._continue(ContinueCommand(seat), why=TIMEOUT)
 
     # --- who is connected ----------------------------------------------------------------
 
@@ -663,6 +698,8 @@ class TableActor:
             return await self._bot_play(command)
         if isinstance(command, AutoContinueCommand):
             return await self._auto_continue(command)
+        if isinstance(command, ContinueClockCommand):
+            return await self._continue_clock(command)
         if isinstance(command, ConnectCommand):
             return self._connect(command)
         if isinstance(command, DisconnectCommand):
@@ -680,7 +717,7 @@ class TableActor:
 
     def view(self, seat: int | None) -> JSON:
         ready = self.ready | {s.seat for s in self.table.seats if s.kind == "bot"}
-        deadline = self.table.deadline if self._clock_seat() is not None else None
+        deadline = self.table.deadline if self._clock_runs() else None
         seen = None if self.game is None else self._seat_view(seat)
         return view_json(self.info(), self.game, seat, ready, deadline, self.away(), seen)
 
@@ -760,7 +797,8 @@ class TableActor:
 
         await self._commit("play", seat, data, events, started_turn=True)
 
-    async def _continue(self, cmd: ContinueCommand, *, away: bool = False) -> None:
+    async def _continue(self, cmd: ContinueCommand, *, why: Why | None = None) -> None:
+        """``cmd.seat`` presses Continue; ``why`` marks a press made for it (away, timeout)."""
         game, seat = self.game, cmd.seat
         if seat is None:
             raise CommandError("spectator", "a spectator has no Continue to press")
@@ -781,8 +819,8 @@ class TableActor:
             data = {"next_round": True, "events": self._round_events(0)}
         number = len(game.rounds)
         pressed: JSON = {"seat": seat, "continue": True}
-        if away:
-            data["away"] = pressed["away"] = True
+        if why is not None:
+            data[why] = pressed[why] = True
 
         def events(viewer: int | None) -> list[JSON]:
             out: list[JSON] = [dict(pressed)]
@@ -926,12 +964,21 @@ class TableActor:
             return None
 
     def _deadline(self, table: TableRecord, now: float, started_turn: bool) -> float | None:
-        """When the human seat to move runs out of time; None without a timer."""
+        """When the human seat to move runs out of time, or the players' time to press
+        Continue after a round; None without a timer or when no human is waited for."""
+        if table.timer is None:
+            return None
         seat = self._turn()
-        if table.timer is None or seat is None or table.seats[seat].kind != "human":
+        if seat is not None:
+            if table.seats[seat].kind != "human":
+                return None
+            duration = table.timer
+        elif self._waiting_to_continue():
+            duration = self.settings.continue_seconds
+        else:
             return None
         if started_turn or table.deadline is None:
-            return now + table.timer
+            return now + duration
         return table.deadline
 
     def _publish(self, events: Callable[[int | None], list[JSON]]) -> None:

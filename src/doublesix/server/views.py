@@ -125,9 +125,7 @@ def view_json(
     view = seen if seen is not None else view_of(game, seat)
     spectator = seat is None
     turn = view.turn
-    timer = None
-    if deadline is not None and turn is not None:
-        timer = {"seat": turn, "deadline": deadline}
+    timer = None if deadline is None else {"seat": turn, "deadline": deadline}
     return base | {
         "round": view.round_number,
         "opener": view.opener,

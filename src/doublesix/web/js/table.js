@@ -710,6 +710,17 @@ function renderOverlay() {
     const waiting = [];
     for (let s = 0; s < seatCount(); s++) if (!(v.continue || []).includes(s) && s !== mySeat()) waiting.push(playerName(v.players, s));
     if (ready && waiting.length) actions.appendChild(el('span', 'round.waiting_for', { names: waiting.join(', ') }, 'muted'));
+    if (v.timer) {
+      // A timer table's clock for Continue: then the server presses it for whoever has not.
+      const clock = document.createElement('span');
+      clock.className = 'muted continue-clock';
+      const timer = document.createElement('span');
+      timer.className = 'timer';
+      timer.id = 'continue-timer';
+      timer.dataset.seat = 'continue';
+      clock.append(el('span', 'round.auto_continue'), ' ', timer);
+      actions.appendChild(clock);
+    }
   }
   card.appendChild(actions);
   box.appendChild(card);
@@ -745,8 +756,11 @@ function tickTimers() {
   tickAway();
   const v = state.view;
   for (const node of document.querySelectorAll('.timer')) {
-    const seat = Number(node.dataset.seat);
-    if (!v || !v.timer || v.timer.seat !== seat || v.status !== 'playing') {
+    const forContinue = node.dataset.seat === 'continue';
+    const runs = forContinue
+      ? v && v.timer && v.timer.seat === null && v.status === 'round_over'
+      : v && v.timer && v.timer.seat === Number(node.dataset.seat) && v.status === 'playing';
+    if (!runs) {
       node.textContent = '';
       node.classList.remove('running', 'low');
       continue;
@@ -779,7 +793,9 @@ function announce(events) {
   if (!events.length) return;
   for (const g of groupDraws(events)) {
     const e = g.event;
-    if (e.timeout || (e.away && e.continue === undefined)) {
+    if (e.timeout && e.continue !== undefined) {
+      toast('ev.continue_timeout', { name: playerName(v.players, e.seat) }, 'event');
+    } else if (e.timeout || (e.away && e.continue === undefined)) {
       const key = e.timeout ? 'ev.timeout' : 'ev.away';
       const params = { name: playerName(v.players, e.seat) };
       bubble(e.seat, key, params);
