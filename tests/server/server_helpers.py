@@ -242,3 +242,12 @@ def play_out(
         versions = {s.version for s in everyone}
         assert len(versions) == 1, versions
     return commands
+
+
+def finished_table(client: TestClient, preset: str, players: int, seed: int, **options: Any) -> str:
+    """A table of ``players`` humans, played to its end with random moves; its id."""
+    table_id, tokens = human_table(client, preset, players, **options)
+    with ExitStack() as stack:
+        sockets = [Socket(client, stack, table_id, t) for t in tokens]
+        play_out(sockets, [], random.Random(seed))
+    return table_id

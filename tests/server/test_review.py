@@ -19,7 +19,15 @@ import doublesix.server.reviews
 from doublesix.rules.moves import Play
 from doublesix.rules.record import replay
 
-from .server_helpers import AppFactory, Socket, TestClient, human_table, new_table, play_out
+from .server_helpers import (
+    AppFactory,
+    Socket,
+    TestClient,
+    finished_table,
+    human_table,
+    new_table,
+    play_out,
+)
 
 
 def _chosen_plays(record: dict[str, object], seat: int) -> list[tuple[int, int, str]]:
@@ -73,10 +81,7 @@ def test_review_refuses_bad_requests(client: TestClient) -> None:
 
 def test_review_names_a_seat_that_is_not_at_the_table(make_app: AppFactory) -> None:
     with TestClient(make_app()) as client:
-        table_id, tokens = human_table(client, "block", 2, target=10)
-        with ExitStack() as stack:
-            sockets = [Socket(client, stack, table_id, t) for t in tokens]
-            play_out(sockets, [], random.Random(5))
+        table_id = finished_table(client, "block", 2, 5, target=10)
         r = client.get(f"/api/games/{table_id}/review", params={"seat": 2})
         assert r.status_code == 422
         assert r.json()["field"] == "seat" and "no seat 2" in r.json()["error"]
@@ -85,10 +90,7 @@ def test_review_names_a_seat_that_is_not_at_the_table(make_app: AppFactory) -> N
 def test_an_uploaded_record_is_reviewed_like_the_game(make_app: AppFactory) -> None:
     """``POST /api/records/review?seat=N``: the /replay page's review of a record file."""
     with TestClient(make_app(review_ms=2.0)) as client:
-        table_id, tokens = human_table(client, "block", 2, target=10)
-        with ExitStack() as stack:
-            sockets = [Socket(client, stack, table_id, t) for t in tokens]
-            play_out(sockets, [], random.Random(6))
+        table_id = finished_table(client, "block", 2, 6, target=10)
         record = client.get(f"/api/games/{table_id}/record").json()
         on_page = client.get(f"/api/games/{table_id}/review", params={"seat": 1}).json()
         r = client.post("/api/records/review", params={"seat": 1}, json=record)
@@ -108,10 +110,7 @@ def test_a_full_review_queue_says_busy(
     make_app: AppFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with TestClient(make_app(review_ms=2.0)) as client:
-        table_id, tokens = human_table(client, "block", 2, target=10)
-        with ExitStack() as stack:
-            sockets = [Socket(client, stack, table_id, t) for t in tokens]
-            play_out(sockets, [], random.Random(7))
+        table_id = finished_table(client, "block", 2, 7, target=10)
         monkeypatch.setattr(doublesix.server.reviews, "WAITING", 0)
         r = client.get(f"/api/games/{table_id}/review", params={"seat": 0})
         assert r.status_code == 503 and "ask again" in r.json()["error"]
