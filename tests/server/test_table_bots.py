@@ -59,7 +59,7 @@ def test_timer_plays_for_a_seat_that_runs_out(client: TestClient) -> None:
             assert a.view["timer"]["seat"] == a.view["turn"]
 
 
-def test_the_continue_clock_presses_for_players_who_do_not(make_app: AppFactory) -> None:
+def test_R25_the_continue_clock_presses_for_players_who_do_not(make_app: AppFactory) -> None:
     """At a timer table nobody waits forever at a round's end either (R25)."""
     with TestClient(make_app(continue_seconds=0.3)) as client:
         table = new_table(
