@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 
 from doublesix.bots.arena import ArenaResult, elo, run_arena, seatings, summary, wilson
-from doublesix.bots.arena_log import ArenaLog, ArenaLogError, run_header
+from doublesix.bots.arena_log import (
+    PACKAGE,
+    ArenaLog,
+    ArenaLogError,
+    code_fingerprint,
+    run_header,
+    source_files,
+)
 from doublesix.cli import main
 from doublesix.rules import record
 from doublesix.rules.ruleset import preset
@@ -152,6 +159,21 @@ def test_a_log_of_another_run_is_refused(tmp_path: Path) -> None:
     garbage.write_text("not json\n")
     with pytest.raises(ArenaLogError, match="line 1 is not JSON"):
         ArenaLog(garbage, run_header(rules, ("medium", "greedy"), 8, None))
+
+
+def test_the_fingerprint_covers_the_arena_the_rules_and_the_two_bots_only() -> None:
+    def files(bots: tuple[str, str]) -> set[str]:
+        return {path.relative_to(PACKAGE).as_posix() for path in source_files(bots)}
+
+    expert, pimc = files(("expert", "greedy")), files(("pimc", "greedy"))
+    shared = {"bots/arena.py", "bots/simple.py", "bots/sampler.py", "rules/round.py", "tiles.py"}
+    assert shared <= expert & pimc
+    assert "bots/expert.py" in expert and "bots/expert.py" not in pimc
+    assert "bots/omniscient.py" in files(("omniscient", "pimc")) - expert
+    for unused in ("bots/__init__.py", "bots/arena_log.py", "bots/hint.py", "rules/record.py"):
+        assert unused not in expert | pimc
+    assert code_fingerprint(("expert", "greedy")) != code_fingerprint(("pimc", "greedy"))
+    assert code_fingerprint(("pimc", "greedy")) == code_fingerprint(["pimc", "greedy"])
 
 
 # --- command line ---------------------------------------------------------------------

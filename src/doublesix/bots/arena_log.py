@@ -5,18 +5,21 @@ hours of CPU. The log keeps every finished deal, so a run can stop and go on
 later, in another process or on another day, and still give exactly the
 result of one uninterrupted run: a deal's games depend only on its number
 (``arena.deal_seed``). The header holds the ruleset, the bots, the seed, the
-budget and a fingerprint of the rules' and bots' source, and a log is resumed
+budget and a fingerprint of the source its games depend on, and a log is resumed
 only by the same run of the same code; anything else is refused, naming what
 differs.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from doublesix.bots import arena, make_bot
 from doublesix.bots.arena import ArenaResult
 from doublesix.rules.ruleset import Ruleset
 
@@ -28,14 +31,55 @@ class ArenaLogError(ValueError):
     """A log that cannot be read, or that belongs to another run."""
 
 
-def code_fingerprint() -> str:
-    """A hash of every source file that decides how the games go (rules, tiles, bots)."""
-    files = sorted([PACKAGE / "tiles.py", *PACKAGE.glob("rules/*.py"), *PACKAGE.glob("bots/*.py")])
+def code_fingerprint(bots: Iterable[str]) -> str:
+    """A hash of the source that decides how a run's games go.
+
+    That is the arena and the modules of the run's two bots, with everything
+    they import from doublesix (the rules, the tiles, shared search code), but
+    not the bots' registry, which imports every bot: changing ``expert`` then
+    voids the logs of the runs ``expert`` plays in, and not the yardsticks
+    (``pimc`` against ``greedy``) it takes no part in.
+    """
     digest = hashlib.sha256()
-    for path in files:
+    for path in source_files(bots):
         digest.update(path.relative_to(PACKAGE).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def source_files(bots: Iterable[str]) -> list[Path]:
+    """The files ``code_fingerprint`` hashes, in order."""
+    roots = {arena.__name__, *(type(make_bot(name)).__module__ for name in bots)}
+    return sorted(_closure(roots))
+
+
+def _closure(modules: set[str]) -> set[Path]:
+    """The source files of ``modules`` and of every doublesix module they import, transitively."""
+    found: set[Path] = set()
+    todo = [_source(module) for module in modules]
+    while todo:
+        path = todo.pop()
+        if path in found:
+            continue
+        found.add(path)
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            if isinstance(node, ast.Import):
+                todo += [_source(a.name) for a in node.names if a.name.startswith("doublesix.")]
+            elif (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and node.module.startswith("doublesix")
+            ):
+                for alias in node.names:  # ``from doublesix.bots import expert`` names a module
+                    submodule = _source(f"{node.module}.{alias.name}")
+                    todo.append(submodule if submodule.exists() else _source(node.module))
+    return found
+
+
+def _source(module: str) -> Path:
+    """The file of a doublesix module (a package's ``__init__.py``)."""
+    path = PACKAGE.joinpath(*module.split(".")[1:])
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
 
 
 def run_header(
@@ -48,7 +92,7 @@ def run_header(
         "bots": list(bots),
         "seed": seed,
         "ms_per_move": ms_per_move,
-        "code": code_fingerprint(),
+        "code": code_fingerprint(bots),
     }
 
 
