@@ -5,7 +5,9 @@
 # result to NAME.json. A stopped script started again goes on where it
 # stopped (the logs are refused if the rules or bots changed since).
 # The ceiling (omniscient) and the pimc-vs-greedy reference of the issue's
-# text are smaller runs: they are yardsticks, not targets.
+# text are smaller runs: they are yardsticks, not targets. So are the last
+# two: expert against greedy in Kozel at a third and at three times its
+# budget, on the same first deals (does more time per move win more games?).
 # Usage: benchmarks/arena.sh [NAME...]   (default: every run, in this order)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,10 +25,12 @@ declare -A RUNS=(
   [kozel-omniscient-pimc]="--preset kozel --bots omniscient,pimc --games 200 --ms-per-move 300"
   [kozel-pimc-greedy]="--preset kozel --bots pimc,greedy --games 400 --ms-per-move 100"
   [draw2-pimc-greedy]="--preset draw --players 2 --bots pimc,greedy --games 400 --ms-per-move 100"
+  [kozel-expert-greedy-100ms]="--preset kozel --bots expert,greedy --games 400 --ms-per-move 100"
+  [kozel-expert-greedy-1s]="--preset kozel --bots expert,greedy --games 100 --ms-per-move 1000"
 )
 ORDER=(kozel-expert-greedy draw2-expert-greedy block4-expert-greedy kozel-expert-pimc
   draw2-expert-pimc kozel-omniscient-greedy kozel-omniscient-pimc kozel-pimc-greedy
-  draw2-pimc-greedy)
+  draw2-pimc-greedy kozel-expert-greedy-100ms kozel-expert-greedy-1s)
 
 for name in "${@:-${ORDER[@]}}"; do
   [[ -n "${RUNS[$name]:-}" ]] || { echo "no run $name; choose from ${ORDER[*]}" >&2; exit 2; }

@@ -7,12 +7,17 @@ far), merges its deals as the arena does and prints one Markdown row per
 run: games, A's win rate with its 95% interval, Elo, points per round of
 each side, and each bot's CPU time per decision with a choice (mean) and
 per move (max).
+
+Where the same match (preset, bots, seed) was run at several budgets, a
+second table compares them on the deals every one of those runs has played,
+so that the rows differ only in the time each bot had.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from doublesix.bots.arena import ArenaResult
@@ -21,20 +26,30 @@ from doublesix.rules.ruleset import Ruleset
 LOGS = Path(__file__).resolve().parent / "arena"
 
 
-def merged(path: Path) -> tuple[dict[str, object], ArenaResult | None]:
+def played(path: Path) -> tuple[dict[str, object], dict[int, ArenaResult]]:
+    """A log's header and its finished deals, by number."""
     lines = path.read_text().splitlines()
     header = json.loads(lines[0])
-    result: ArenaResult | None = None
+    deals: dict[int, ArenaResult] = {}
     for line in lines[1:]:
         try:
-            part = ArenaResult.from_json(json.loads(line)["result"])
+            data = json.loads(line)
+            deals[data["deal"]] = ArenaResult.from_json(data["result"])
         except (ValueError, KeyError):
             continue  # a line cut short by a stop
+    return header, deals
+
+
+def merged(deals: dict[int, ArenaResult], numbers: Iterable[int]) -> ArenaResult | None:
+    """The result of the given deals together, as the arena would report it."""
+    result: ArenaResult | None = None
+    for number in sorted(numbers):
+        part = ArenaResult.from_json(deals[number].to_json())  # a copy: merge() adds in place
         if result is None:
             result = part
         else:
             result.merge(part)
-    return header, result
+    return result
 
 
 def row(header: dict[str, object], result: ArenaResult) -> str:
@@ -57,17 +72,45 @@ def row(header: dict[str, object], result: ArenaResult) -> str:
     )
 
 
+HEAD = (
+    "| game | A vs B | budget | games | A's win rate | 95% interval | Elo | "
+    "points a round, A / B | ms a decision, A / B | max ms a move, A / B |\n"
+    "|---|---|---|---:|---:|---|---:|---|---|---|"
+)
+
+
+def curves(logs: list[tuple[dict[str, object], dict[int, ArenaResult]]]) -> list[str]:
+    """One table per match run at several budgets, on the deals all its runs played."""
+    matches: dict[str, list[tuple[dict[str, object], dict[int, ArenaResult]]]] = {}
+    for header, deals in logs:
+        match = {key: value for key, value in header.items() if key != "ms_per_move"}
+        matches.setdefault(json.dumps(match, sort_keys=True), []).append((header, deals))
+    tables = []
+    for runs in matches.values():
+        if len(runs) < 2:
+            continue
+        common = set.intersection(*(set(deals) for _, deals in runs))
+        rows = []
+        for header, deals in sorted(runs, key=lambda run: float(run[0]["ms_per_move"] or 0)):
+            result = merged(deals, common)
+            if result is not None:
+                rows.append(row(header, result))
+        if rows:
+            tables.append("\n".join([HEAD, *rows]))
+    return tables
+
+
 def main() -> None:
     paths = [Path(p) for p in sys.argv[1:]] or sorted(LOGS.glob("*.jsonl"))
-    print(
-        "| game | A vs B | budget | games | A's win rate | 95% interval | Elo | "
-        "points a round, A / B | ms a decision, A / B | max ms a move, A / B |"
-    )
-    print("|---|---|---|---:|---:|---|---:|---|---|---|")
-    for path in paths:
-        header, result = merged(path)
+    logs = [played(path) for path in paths]
+    print(HEAD)
+    for header, deals in logs:
+        result = merged(deals, deals)
         if result is not None:
             print(row(header, result))
+    for table in curves(logs):
+        print("\nThe same deals at each budget:\n")
+        print(table)
 
 
 if __name__ == "__main__":
