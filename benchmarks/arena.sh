@@ -6,8 +6,8 @@
 # stopped (the logs are refused if the rules or bots changed since).
 # The ceiling (omniscient) and the pimc-vs-greedy reference of the issue's
 # text are smaller runs: they are yardsticks, not targets. So are the last
-# two: expert against greedy in Kozel at a third and at three times its
-# budget, on the same first deals (does more time per move win more games?).
+# three: expert against greedy at a third and at three times its budget, on
+# the same first deals (does more time per move win more games?).
 # Usage: benchmarks/arena.sh [NAME...]   (default: every run, in this order)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,10 +27,11 @@ declare -A RUNS=(
   [draw2-pimc-greedy]="--preset draw --players 2 --bots pimc,greedy --games 400 --ms-per-move 100"
   [kozel-expert-greedy-100ms]="--preset kozel --bots expert,greedy --games 400 --ms-per-move 100"
   [kozel-expert-greedy-1s]="--preset kozel --bots expert,greedy --games 100 --ms-per-move 1000"
+  [block4-expert-greedy-100ms]="--preset block --players 4 --bots expert,greedy --games 400 --ms-per-move 100"
 )
 ORDER=(kozel-expert-greedy draw2-expert-greedy block4-expert-greedy kozel-expert-pimc
   draw2-expert-pimc kozel-omniscient-greedy kozel-omniscient-pimc kozel-pimc-greedy
-  draw2-pimc-greedy kozel-expert-greedy-100ms kozel-expert-greedy-1s)
+  draw2-pimc-greedy kozel-expert-greedy-100ms kozel-expert-greedy-1s block4-expert-greedy-100ms)
 
 for name in "${@:-${ORDER[@]}}"; do
   [[ -n "${RUNS[$name]:-}" ]] || { echo "no run $name; choose from ${ORDER[*]}" >&2; exit 2; }
