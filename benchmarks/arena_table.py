@@ -91,7 +91,7 @@ def curves(logs: list[tuple[dict[str, object], dict[int, ArenaResult]]]) -> list
             continue
         common = set.intersection(*(set(deals) for _, deals in runs))
         rows = []
-        for header, deals in sorted(runs, key=lambda run: float(run[0]["ms_per_move"] or 0)):
+        for header, deals in runs:
             result = merged(deals, common)
             if result is not None:
                 rows.append(row(header, result))
@@ -100,9 +100,17 @@ def curves(logs: list[tuple[dict[str, object], dict[int, ArenaResult]]]) -> list
     return tables
 
 
+def order(log: tuple[dict[str, object], dict[int, ArenaResult]]) -> tuple[str, float]:
+    """Runs of one match together, by budget."""
+    header = log[0]
+    match = {key: value for key, value in header.items() if key != "ms_per_move"}
+    ms = header["ms_per_move"]
+    return json.dumps(match, sort_keys=True), float(ms) if isinstance(ms, int | float) else 0.0
+
+
 def main() -> None:
     paths = [Path(p) for p in sys.argv[1:]] or sorted(LOGS.glob("*.jsonl"))
-    logs = [played(path) for path in paths]
+    logs = sorted((played(path) for path in paths), key=order)
     print(HEAD)
     for header, deals in logs:
         result = merged(deals, deals)
