@@ -3,7 +3,7 @@
 #
 # Every run keeps its deals in benchmarks/arena/NAME.jsonl and prints its
 # result to NAME.json. A stopped script started again goes on where it
-# stopped (the logs are refused if the rules or bots changed since).
+# stopped (a log is refused once the code its games depend on changed).
 # The ceiling (omniscient) and the pimc-vs-greedy reference of the issue's
 # text are smaller runs: they are yardsticks, not targets. So are the last
 # three: expert against greedy at a third and at three times its budget, on

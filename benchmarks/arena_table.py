@@ -79,12 +79,16 @@ HEAD = (
 )
 
 
+def match(header: dict[str, object]) -> str:
+    """What a run's header says but its budget: runs at several budgets share it."""
+    return json.dumps({k: v for k, v in header.items() if k != "ms_per_move"}, sort_keys=True)
+
+
 def curves(logs: list[tuple[dict[str, object], dict[int, ArenaResult]]]) -> list[str]:
     """One table per match run at several budgets, on the deals all its runs played."""
     matches: dict[str, list[tuple[dict[str, object], dict[int, ArenaResult]]]] = {}
     for header, deals in logs:
-        match = {key: value for key, value in header.items() if key != "ms_per_move"}
-        matches.setdefault(json.dumps(match, sort_keys=True), []).append((header, deals))
+        matches.setdefault(match(header), []).append((header, deals))
     tables = []
     for runs in matches.values():
         if len(runs) < 2:
@@ -103,9 +107,8 @@ def curves(logs: list[tuple[dict[str, object], dict[int, ArenaResult]]]) -> list
 def order(log: tuple[dict[str, object], dict[int, ArenaResult]]) -> tuple[str, float]:
     """Runs of one match together, by budget."""
     header = log[0]
-    match = {key: value for key, value in header.items() if key != "ms_per_move"}
     ms = header["ms_per_move"]
-    return json.dumps(match, sort_keys=True), float(ms) if isinstance(ms, int | float) else 0.0
+    return match(header), float(ms) if isinstance(ms, int | float) else 0.0
 
 
 def main() -> None:
