@@ -1,0 +1,1 @@
+"""The HTTP routes, one ``APIRouter`` per area (docs/protocol.md)."""
