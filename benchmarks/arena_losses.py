@@ -19,6 +19,7 @@ from pathlib import Path
 
 from doublesix.bots import make_bot
 from doublesix.bots.arena import configure, deal_seed, play_game, seatings
+from doublesix.bots.base import budget_of
 from doublesix.rules.game import Game
 from doublesix.rules.ruleset import Ruleset
 
@@ -31,9 +32,15 @@ def replay(
     ms: float | None,
     reseed: int = 0,
 ) -> Game:
-    """The game of ``seed`` in ``seating``; ``reseed`` shifts the seeds of A's bots."""
+    """The game of ``seed`` in ``seating``; ``reseed`` shifts the seeds of A's bots.
+
+    ``ms`` is the budget of a bot given without one of its own (``level:ms``).
+    """
     bots = [
-        configure(make_bot(names[who], seed * 97 + s + (reseed if who == 0 else 0)), ms)
+        configure(
+            make_bot(names[who], seed * 97 + s + (reseed if who == 0 else 0)),
+            budget_of(names[who], ms),
+        )
         for s, who in enumerate(seating)
     ]
     return play_game(ruleset, seed, bots)

@@ -4,11 +4,12 @@
 
 Reads each log (complete or still running: it counts the deals played so
 far), merges its deals as the arena does and prints one Markdown row per
-run: games, A's win rate with its 95% interval, Elo, points per round of
-each side, and each bot's CPU time per decision with a choice (mean) and
-per move (max).
+run: each side's budget per move (one figure when both sides search with the
+same, "A / B" when they differ), games, A's win rate with its 95% interval,
+Elo, points per round of each side, and each bot's CPU time per decision
+with a choice (mean) and per move (max).
 
-Where the same match (preset, bots, seed) was run at several budgets, a
+Where the same match (preset, levels, seed) was run at several budgets, a
 second table compares them on the deals every one of those runs has played,
 so that the rows differ only in the time each bot had.
 """
@@ -21,6 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from doublesix.bots.arena import ArenaResult
+from doublesix.bots.base import budget_of, parse_spec
 from doublesix.rules.ruleset import Ruleset
 
 LOGS = Path(__file__).resolve().parent / "arena"
@@ -60,8 +62,7 @@ def row(header: dict[str, object], result: ArenaResult) -> str:
     if ruleset.preset == "block":
         game = f"block, {ruleset.players} players"
     lo, hi = d["ci95"]
-    ms = header["ms_per_move"]
-    budget = f"{ms:g} ms" if ms is not None else "—"
+    budget = budget_label(header)
     ta, tb = d["ms_per_choice_mean"], d["b_ms_per_choice_mean"]
     penalties = " penalty" if result.penalties else ""
     return (
@@ -79,9 +80,28 @@ HEAD = (
 )
 
 
+def budgets(header: dict[str, object]) -> tuple[float | None, float | None]:
+    """The budget per move each side played with (None: a bot that does not search)."""
+    ms = header["ms_per_move"]
+    default = float(ms) if isinstance(ms, int | float) else None
+    a, b = (budget_of(str(spec), default) for spec in header["bots"])  # type: ignore[attr-defined]
+    return a, b
+
+
+def budget_label(header: dict[str, object]) -> str:
+    a, b = budgets(header)
+    if a is None and b is None:
+        return "—"
+    if a is None or b is None or a == b:
+        return f"{a if b is None else b:g} ms"
+    return f"{a:g} / {b:g} ms"
+
+
 def match(header: dict[str, object]) -> str:
-    """What a run's header says but its budget: runs at several budgets share it."""
-    return json.dumps({k: v for k, v in header.items() if k != "ms_per_move"}, sort_keys=True)
+    """What a run's header says but the budgets: runs of a match at several budgets share it."""
+    rest = {k: v for k, v in header.items() if k not in ("ms_per_move", "bots")}
+    rest["levels"] = [parse_spec(str(spec))[0] for spec in header["bots"]]  # type: ignore[attr-defined]
+    return json.dumps(rest, sort_keys=True)
 
 
 def curves(logs: list[tuple[dict[str, object], dict[int, ArenaResult]]]) -> list[str]:
@@ -104,11 +124,10 @@ def curves(logs: list[tuple[dict[str, object], dict[int, ArenaResult]]]) -> list
     return tables
 
 
-def order(log: tuple[dict[str, object], dict[int, ArenaResult]]) -> tuple[str, float]:
-    """Runs of one match together, by budget."""
-    header = log[0]
-    ms = header["ms_per_move"]
-    return match(header), float(ms) if isinstance(ms, int | float) else 0.0
+def order(log: tuple[dict[str, object], dict[int, ArenaResult]]) -> tuple[str, float, float]:
+    """Runs of one match together, by A's budget, then B's."""
+    a, b = budgets(log[0])
+    return match(log[0]), a or 0.0, b or 0.0
 
 
 def main() -> None:

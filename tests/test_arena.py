@@ -17,9 +17,12 @@ from doublesix.bots.arena_log import (
     run_header,
     source_files,
 )
+from doublesix.bots.base import BUDGETS, Bot, budget_of, make_bot, parse_spec
 from doublesix.cli import main
 from doublesix.rules import record
+from doublesix.rules.moves import Move
 from doublesix.rules.ruleset import preset
+from doublesix.rules.view import SeatView
 
 # --- statistics ---------------------------------------------------------------------
 
@@ -99,6 +102,75 @@ def test_arena_runs_every_seating_of_three() -> None:
 def test_arena_with_the_omniscient_bot() -> None:
     r = run_arena(preset("draw", 2, target=20), "omniscient", "greedy", 2, ms_per_move=3)
     assert r.games == 2
+
+
+class _Recorder:
+    """Wraps a bot and notes the budget it had at each decision."""
+
+    def __init__(self, bot: Bot, seen: dict[str, set[float]], spec: str) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.seen = seen.setdefault(spec, set())
+
+    @property
+    def ms_per_move(self) -> float:
+        return float(self.bot.ms_per_move)  # type: ignore[attr-defined]
+
+    @ms_per_move.setter
+    def ms_per_move(self, ms: float) -> None:
+        self.bot.ms_per_move = ms  # type: ignore[attr-defined]
+
+    def choose(self, view: SeatView) -> Move:
+        if hasattr(self.bot, "ms_per_move"):
+            self.seen.add(self.ms_per_move)
+        return self.bot.choose(view)
+
+
+def test_each_side_plays_with_its_own_budget() -> None:
+    seen: dict[str, set[float]] = {}
+
+    def make(spec: str, seed: int) -> Bot:
+        return _Recorder(make_bot(spec, seed), seen, spec)
+
+    rules = preset("draw", 2, target=20)
+    r = run_arena(rules, "expert:4", "expert", 2, seed=3, ms_per_move=2, make=make)
+    assert seen == {"expert:4": {4.0}, "expert": {2.0}}
+    assert r.budgets == (4.0, 2.0)
+    assert r.as_dict()["budgets"] == [4.0, 2.0]
+    assert "budget per move: expert:4 4 ms, expert 2 ms" in summary(r)
+    seen.clear()
+    r = run_arena(rules, "pimc:3", "greedy", 2, seed=3, make=make)
+    assert seen == {"pimc:3": {3.0}, "greedy": set()} and r.budgets == (3.0, None)
+    r = run_arena(rules, "pimc", "expert", 2, seed=3, make=make)  # the levels' defaults
+    assert r.budgets == (BUDGETS["pimc"], BUDGETS["expert"])
+
+
+def test_a_budget_given_with_the_bot_plays_the_same_games_as_the_runs_budget() -> None:
+    rules = preset("draw", 2, target=20)
+    one = run_arena(rules, "expert:3", "pimc:3", 4, seed=6)
+    two = run_arena(rules, "expert", "pimc", 4, seed=6, ms_per_move=3)
+    assert _games(one) | {"bots": None} == _games(two) | {"bots": None}
+    assert ArenaResult.from_json(json.loads(json.dumps(one.to_json()))) == one
+
+
+def test_bot_specs_name_a_level_and_its_budget() -> None:
+    assert parse_spec("expert:300") == ("expert", 300.0)
+    assert parse_spec("greedy") == ("greedy", None)
+    assert budget_of("expert:30", 100) == 30.0
+    assert budget_of("expert", 100) == 100.0
+    assert budget_of("expert") == BUDGETS["expert"]
+    assert budget_of("medium", 100) is None
+    assert make_bot("pimc:7").ms_per_move == 7.0  # type: ignore[attr-defined]
+    assert make_bot("pimc").ms_per_move == BUDGETS["pimc"]  # type: ignore[attr-defined]
+    for bad, reason in [
+        ("greedy:30", "does not search"),
+        ("expert:fast", "not a number"),
+        ("expert:0", "positive"),
+        ("expert:nan", "positive"),
+        ("wizard:30", "no bot"),
+    ]:
+        with pytest.raises(ValueError, match=reason):
+            make_bot(bad)
 
 
 def _games(result: ArenaResult) -> dict[str, object]:
@@ -227,6 +299,21 @@ def test_arena_command_log_and_jobs(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "seed was 1, now 2" in capsys.readouterr().err
 
 
+def test_arena_command_budgets_per_bot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "run.jsonl"
+    argv = ["arena", "--preset", "draw", "--players", "2", "--target", "20", "--games", "2"]
+    argv += ["--json", "--log", str(log)]
+    assert main([*argv, "--bots", "expert:3,expert:1"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["bots"] == ["expert:3", "expert:1"] and data["budgets"] == [3.0, 1.0]
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["bots"] == ["expert:3", "expert:1"]
+    deal = json.loads(log.read_text().splitlines()[1])
+    assert deal["result"]["budgets"] == [3.0, 1.0]
+    assert main([*argv, "--bots", "expert:3,expert:2"]) == 2
+    assert 'bots was ["expert:3", "expert:1"]' in capsys.readouterr().err
+
+
 def test_arena_command_text(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["arena", "--preset", "kozel", "--bots", "medium,random", "--games", "2"])
     assert code == 0
@@ -243,6 +330,8 @@ def test_arena_command_text(capsys: pytest.CaptureFixture[str]) -> None:
         ["arena", "--preset", "kozel", "--bots", "medium,greedy", "--ms-per-move", "-1"],
         ["arena", "--preset", "kozel", "--players", "3", "--bots", "medium,greedy"],
         ["arena", "--preset", "kozel", "--bots", "medium,greedy", "--jobs", "0"],
+        ["arena", "--preset", "kozel", "--bots", "medium:30,greedy"],
+        ["arena", "--preset", "kozel", "--bots", "expert:0,greedy"],
     ],
 )
 def test_arena_command_refuses_bad_options(

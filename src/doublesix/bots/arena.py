@@ -1,5 +1,9 @@
 """The arena: bot A against bot B on duplicate deals, with honest statistics.
 
+A bot is given as ``level`` or ``level:ms`` (``base.parse_spec``): each side
+may have its own time budget per move, so two budgets of one level, or two
+levels at different budgets, meet on the same deals.
+
 Every deal (a seed, so every round's deal of a whole game) is played in
 every seating: two seatings with the hands swapped between the sides when
 there are two sides or four players (A at seats 0 and 2, then at 1 and 3);
@@ -25,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
 
-from doublesix.bots.base import Bot, make_bot
+from doublesix.bots.base import Bot, budget_of, make_bot
 from doublesix.rules.game import Game
 from doublesix.rules.ruleset import Ruleset
 from doublesix.rules.view import seat_view
@@ -108,8 +112,11 @@ class ArenaResult:
     preset: str
     players: int
     bots: tuple[str, str]
+    """The two bots as given (``level`` or ``level:ms``)."""
     penalties: bool = False
     """Points are penalties (Kozel, goat): fewer is better."""
+    budgets: tuple[float | None, float | None] = (None, None)
+    """Each side's time budget per move in ms (None: a bot that does not search)."""
     games: int = 0
     a_wins: int = 0
     b_wins: int = 0
@@ -141,6 +148,7 @@ class ArenaResult:
         """Every raw count and sum, unrounded (``from_json`` reads it back)."""
         data = asdict(self)
         data["bots"] = list(self.bots)
+        data["budgets"] = list(self.budgets)
         data["timing"] = [asdict(t) for t in self.timing]
         return data
 
@@ -149,7 +157,8 @@ class ArenaResult:
         fields = dict(data)
         a, b = fields.pop("bots")
         ta, tb = (Timing(**t) for t in fields.pop("timing"))
-        return cls(bots=(a, b), timing=(ta, tb), **fields)
+        ba, bb = fields.pop("budgets", (None, None))
+        return cls(bots=(a, b), timing=(ta, tb), budgets=(ba, bb), **fields)
 
     @property
     def a_win_rate(self) -> float:
@@ -172,6 +181,7 @@ class ArenaResult:
             "preset": self.preset,
             "players": self.players,
             "bots": list(self.bots),
+            "budgets": list(self.budgets),
             "games": self.games,
             "a_wins": self.a_wins,
             "b_wins": self.b_wins,
@@ -231,7 +241,7 @@ def play_game(
 
 
 def configure(bot: Bot, ms_per_move: float | None) -> Bot:
-    """Give a searching bot its time budget per move (others ignore it)."""
+    """Give a searching bot its time budget per move (None, and bots without one, ignore it)."""
     if ms_per_move is not None and hasattr(bot, "ms_per_move"):
         bot.ms_per_move = ms_per_move
     return bot
@@ -255,12 +265,17 @@ def play_deal(
     ms_per_move: float | None = None,
     make: Callable[[str, int], Bot] = make_bot,
 ) -> ArenaResult:
-    """One deal (``seed``, a whole game's deals) played in every seating: its part of a result."""
-    result = ArenaResult(ruleset.preset, ruleset.players, (a, b), ruleset.scoring.penalties)
+    """One deal (``seed``, a whole game's deals) played in every seating: its part of a result.
+
+    ``a`` and ``b`` are bots as ``level`` or ``level:ms``; ``ms_per_move`` is the
+    budget of a searching bot given without one (else its level's default).
+    """
+    result = _empty(ruleset, a, b, ms_per_move)
     names = (a, b)
     for seating in seatings(ruleset):
         bots = [
-            configure(make(names[who], seed * 97 + s), ms_per_move) for s, who in enumerate(seating)
+            configure(make(names[who], seed * 97 + s), result.budgets[who])
+            for s, who in enumerate(seating)
         ]
         seat_timings = [Timing() for _ in seating]
         game = play_game(ruleset, seed, bots, seat_timings)
@@ -294,7 +309,7 @@ def run_arena(
     count = deals_for(ruleset, games)
     todo = [d for d in range(count) if d not in done]
     play = partial(_play_numbered_deal, ruleset, a, b, seed, ms_per_move, make)
-    result = ArenaResult(ruleset.preset, ruleset.players, (a, b), ruleset.scoring.penalties)
+    result = _empty(ruleset, a, b, ms_per_move)
     for d in range(count):
         if d in done:
             result.merge(done[d])
@@ -309,6 +324,12 @@ def run_arena(
             if progress is not None:
                 progress(result)
     return result
+
+
+def _empty(ruleset: Ruleset, a: str, b: str, ms_per_move: float | None) -> ArenaResult:
+    """A result with no game yet, naming the bots and the budget each side plays with."""
+    budgets = (budget_of(a, ms_per_move), budget_of(b, ms_per_move))
+    return ArenaResult(ruleset.preset, ruleset.players, (a, b), ruleset.scoring.penalties, budgets)
 
 
 def _play_numbered_deal(
@@ -385,9 +406,14 @@ def summary(result: ArenaResult) -> str:
             f"{b} {d['b_points_per_game']}",
             f"points per round{penalties}: {a} {d['a_points_per_round']}, "
             f"{b} {d['b_points_per_round']}",
+            f"budget per move: {a} {_ms(result.budgets[0])}, {b} {_ms(result.budgets[1])}",
             f"ms per move (CPU): {a} mean {d['ms_per_move_mean']} max {d['ms_per_move_max']}; "
             f"{b} mean {d['b_ms_per_move_mean']} max {d['b_ms_per_move_max']}",
             f"ms per move with a choice (2+ legal moves): {a} mean {d['ms_per_choice_mean']}; "
             f"{b} mean {d['b_ms_per_choice_mean']}",
         ]
     )
+
+
+def _ms(budget: float | None) -> str:
+    return "none (no search)" if budget is None else f"{budget:g} ms"

@@ -43,6 +43,9 @@ from doublesix.rules.ruleset import DrawRule
 from doublesix.rules.view import SeatView
 from doublesix.tiles import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 
+BUDGET_MS = 300.0
+"""The table's budget per move (ms of one core) unless one is given."""
+
 UNITS_PER_MS = 2250
 """Work units per millisecond of budget (``COST`` gives each kind of work its units)."""
 
@@ -162,7 +165,7 @@ class ExpertBot:
     def __init__(
         self,
         rng: random.Random,
-        ms_per_move: float = 300.0,
+        ms_per_move: float = BUDGET_MS,
         model: OpponentModel | None = None,
         bonus: float = 30.0,
         solve_at: int = SOLVE_AT,
@@ -325,6 +328,6 @@ class ExpertBot:
         return out
 
 
-@register("expert")
+@register("expert", ms=BUDGET_MS)
 def _make(rng: random.Random) -> ExpertBot:
     return ExpertBot(rng)

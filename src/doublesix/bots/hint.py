@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from doublesix.bots.expert import ExpertBot
+from doublesix.bots.expert import BUDGET_MS, ExpertBot
 from doublesix.bots.pimc import to_move
 from doublesix.rules.moves import Move
 from doublesix.rules.view import SeatView
@@ -28,11 +28,14 @@ class Hint:
     """The search's value (points with a bonus where the round decides the game)."""
 
 
-def hint(view: SeatView, *, ms: float = 300.0, seed: int = 0) -> list[Hint]:
-    """The legal moves of ``view``'s seat, best first; empty when it is not its turn."""
+def hint(view: SeatView, *, ms: float | None = None, seed: int = 0) -> list[Hint]:
+    """The legal moves of ``view``'s seat, best first; empty when it is not its turn.
+
+    ``ms`` is the search's budget, by default the ``expert`` level's.
+    """
     if not view.my_turn or not view.legal_moves:
         return []
-    bot = ExpertBot(random.Random(seed), ms_per_move=ms)
+    bot = ExpertBot(random.Random(seed), ms_per_move=BUDGET_MS if ms is None else ms)
     stats = bot.evaluate(view)
     hints = []
     for st in stats:

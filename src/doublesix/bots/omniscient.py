@@ -20,6 +20,8 @@ from doublesix.rules.ruleset import DrawRule
 from doublesix.rules.view import SeatView
 
 NODES_PER_MS = 550
+BUDGET_MS = 300.0
+"""Its budget per move (ms of one core) unless one is given."""
 
 
 class OmniscientBot:
@@ -28,7 +30,9 @@ class OmniscientBot:
     name = "omniscient"
     omniscient = True
 
-    def __init__(self, rng: random.Random, ms_per_move: float = 300.0, bonus: float = 30.0) -> None:
+    def __init__(
+        self, rng: random.Random, ms_per_move: float = BUDGET_MS, bonus: float = 30.0
+    ) -> None:
         self.rng = rng
         self.ms_per_move = ms_per_move
         self.bonus = bonus
@@ -85,6 +89,6 @@ class OmniscientBot:
         return to_move(view, *best_move)
 
 
-@register("omniscient", table=False)
+@register("omniscient", table=False, ms=BUDGET_MS)
 def _make(rng: random.Random) -> OmniscientBot:
     return OmniscientBot(rng)

@@ -22,6 +22,9 @@ from doublesix.bots.search import greedy_playout, step
 from doublesix.rules.moves import Move
 from doublesix.rules.view import SeatView
 
+BUDGET_MS = 100.0
+"""The table's budget per move (ms of one core) unless one is given."""
+
 UNITS_PER_MS = 2100
 """Work units per millisecond of budget (``COST`` gives each kind of work its units)."""
 
@@ -57,7 +60,7 @@ class PimcBot:
 
     name = "pimc"
 
-    def __init__(self, rng: random.Random, ms_per_move: float = 100.0) -> None:
+    def __init__(self, rng: random.Random, ms_per_move: float = BUDGET_MS) -> None:
         self.rng = rng
         self.ms_per_move = ms_per_move
         self.work = Work()
@@ -108,6 +111,6 @@ class PimcBot:
         return to_move(view, *moves[best])
 
 
-@register("pimc")
+@register("pimc", ms=BUDGET_MS)
 def _make(rng: random.Random) -> PimcBot:
     return PimcBot(rng)

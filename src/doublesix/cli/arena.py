@@ -10,6 +10,7 @@ from pathlib import Path
 from doublesix.bots import BOTS
 from doublesix.bots.arena import ArenaResult, run_arena, summary
 from doublesix.bots.arena_log import ArenaLog, ArenaLogError, run_header
+from doublesix.bots.base import BUDGETS, parse_spec
 from doublesix.cli.common import (
     CommandError,
     Subparsers,
@@ -34,7 +35,9 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "--bots",
         required=True,
         metavar="A,B",
-        help=f"the two bots ({', '.join(BOTS)}); they may be the same",
+        help=f"the two bots ({', '.join(BOTS)}); they may be the same. A searching bot "
+        f"({', '.join(BUDGETS)}) may carry its own budget per move as LEVEL:MS, e.g. "
+        "expert:300,expert:30",
     )
     parser.add_argument(
         "--games",
@@ -48,8 +51,9 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "--ms-per-move",
         type=float,
         metavar="M",
-        help="time budget per move of the searching bots (pimc, expert, omniscient), in ms "
-        "of one core; counted as work, so results stay reproducible",
+        help="time budget per move of the searching bots given without one of their own, in "
+        "ms of one core (default: each level's); counted as work, so results stay "
+        "reproducible",
     )
     parser.add_argument(
         "--jobs",
@@ -76,8 +80,10 @@ def run(args: argparse.Namespace) -> int:
     if len(names) != 2:
         raise UsageError(f"--bots: give two bots as A,B, not {args.bots!r}")
     for name in names:
-        if name not in BOTS:
-            raise UsageError(f"--bots: no bot {name!r}; choose from {', '.join(BOTS)}")
+        try:
+            parse_spec(name)
+        except ValueError as error:
+            raise UsageError(f"--bots: {error}") from None
     if args.games < 1:
         raise UsageError(f"--games: {args.games}; play at least 1 game")
     if args.ms_per_move is not None and args.ms_per_move <= 0:
