@@ -1,0 +1,81 @@
+// The cards over the felt after a round and after the game: how the round was scored,
+// the score pad, and "Continue" (with the table's clock) or the way to the record.
+import { clear } from '../common.js';
+import { gameEndText, playerName, roundExplanation, scorePad } from '../describe.js';
+import { el } from '../i18n.js';
+import { send } from './connection.js';
+import { $, mySeat, repaint, seatCount, state, tableId } from './state.js';
+
+export function renderCard() {
+  const v = state.view;
+  const box = clear($('overlay'));
+  if (v.status !== 'round_over' && v.status !== 'finished') {
+    box.classList.add('hidden');
+    return;
+  }
+  box.classList.remove('hidden');
+  const card = document.createElement('div');
+  card.className = `card result-card ${v.status}`;
+  card.id = v.status === 'finished' ? 'game-end' : 'round-end';
+  const finished = v.status === 'finished' || (v.game_result && v.game_result.finished);
+  if (finished) {
+    card.appendChild(el('p', 'end.title', {}, 'kicker'));
+    card.appendChild(gameEndText(v.ruleset, v.players, v.game_result));
+  } else {
+    card.appendChild(el('h2', 'round.over', { round: v.round }));
+  }
+  if (v.round_result) card.appendChild(roundExplanation(v.ruleset, v.players, v.round_result, v.revealed));
+  const scores = document.createElement('div');
+  scores.className = 'result-scores';
+  scores.appendChild(scorePad(v.ruleset, v.players, v.results || [], v.scores || [], { current: v.round_result, eggs: v.eggs || 0 }));
+  card.appendChild(scores);
+  card.appendChild(finished ? gameEndActions() : roundEndActions());
+  box.appendChild(card);
+}
+
+function gameEndActions() {
+  const actions = document.createElement('div');
+  actions.className = 'actions';
+  const rec = el('a', 'end.record', {}, 'button primary');
+  rec.href = `/game/${encodeURIComponent(tableId)}`;
+  rec.id = 'to-record';
+  actions.appendChild(rec);
+  const lobby = el('a', 'nav.lobby', {}, 'button');
+  lobby.href = '/';
+  actions.appendChild(lobby);
+  return actions;
+}
+
+function roundEndActions() {
+  const v = state.view;
+  const actions = document.createElement('div');
+  actions.className = 'actions';
+  if (mySeat() === null) return actions;
+  const ready = (v.continue || []).includes(mySeat()) || state.continued;
+  const b = el('button', ready ? 'round.waiting_others' : 'round.continue', {}, 'primary');
+  b.type = 'button';
+  b.id = 'continue';
+  b.disabled = ready;
+  b.addEventListener('click', () => {
+    if (send({ type: 'continue' })) {
+      state.continued = true;
+      repaint('card');
+    }
+  });
+  actions.appendChild(b);
+  const waiting = [];
+  for (let s = 0; s < seatCount(); s++) if (!(v.continue || []).includes(s) && s !== mySeat()) waiting.push(playerName(v.players, s));
+  if (ready && waiting.length) actions.appendChild(el('span', 'round.waiting_for', { names: waiting.join(', ') }, 'muted'));
+  if (v.timer) {
+    // A timer table's clock for Continue: then the server presses it for whoever has not.
+    const clock = document.createElement('span');
+    clock.className = 'muted continue-clock';
+    const timer = document.createElement('span');
+    timer.className = 'timer';
+    timer.id = 'continue-timer';
+    timer.dataset.seat = 'continue';
+    clock.append(el('span', 'round.auto_continue'), ' ', timer);
+    actions.appendChild(clock);
+  }
+  return actions;
+}

@@ -1,0 +1,89 @@
+// The table's socket (docs/protocol.md): hello, snapshot, resume, updates; reconnects by itself.
+// It keeps the version and the missed events; what a frame means for the page is the caller's.
+import { state, tableId } from './state.js';
+
+let handlers = {};
+
+/**
+ * Open the socket. `on` has the page's answers: view(view, events) for a snapshot or an
+ * update, hint(moves), error(frame), presence(away), missing() when the table is unknown.
+ */
+export function connect(on = handlers) {
+  handlers = on;
+  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+  const ws = new WebSocket(`${proto}://${location.host}/ws/table/${encodeURIComponent(tableId)}`);
+  state.ws = ws;
+  ws.addEventListener('open', () => {
+    state.retry = 500;
+    ws.send(JSON.stringify({ type: 'hello', token: state.token, since: state.version }));
+  });
+  ws.addEventListener('message', (m) => {
+    let msg;
+    try {
+      msg = JSON.parse(m.data);
+    } catch (e) {
+      return;
+    }
+    handle(msg);
+  });
+  ws.addEventListener('close', (ev) => {
+    if (state.ws !== ws) return;
+    state.pending = false;
+    if (ev.code === 4404) {
+      handlers.missing();
+      return;
+    }
+    if (ev.code === 4401) {
+      // The token is not (or no longer) valid here: watch instead.
+      state.token = null;
+      state.seat = null;
+    }
+    setTimeout(() => connect(), state.retry);
+    state.retry = Math.min(state.retry * 2, 8000);
+  });
+}
+
+/** Send a frame; false when the socket is not open. */
+export function send(msg) {
+  if (state.ws && state.ws.readyState === WebSocket.OPEN) {
+    state.ws.send(JSON.stringify(msg));
+    return true;
+  }
+  return false;
+}
+
+function handle(msg) {
+  switch (msg.type) {
+    case 'snapshot':
+      state.version = msg.version;
+      state.backlog = [];
+      handlers.view(msg.view, []);
+      break;
+    case 'resume':
+      // Back after a lost connection: the missed updates follow; only the last has a view.
+      state.version = msg.since;
+      state.backlog = [];
+      break;
+    case 'update':
+      state.version = msg.version;
+      if (!msg.view) {
+        state.backlog.push(...(msg.events || []));
+        break;
+      }
+      handlers.view(msg.view, [...state.backlog, ...(msg.events || [])]);
+      state.backlog = [];
+      break;
+    case 'presence':
+      handlers.presence(msg.away || []);
+      break;
+    case 'hint':
+      handlers.hint(msg.moves || []);
+      break;
+    case 'error':
+      state.pending = false;
+      handlers.error(msg);
+      break;
+    default:
+      break;
+  }
+}

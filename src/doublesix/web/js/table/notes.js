@@ -1,0 +1,41 @@
+// What the others did, said briefly: a bubble at the seat ("Anna knocks"), our own note
+// line for us, a toast for a move made by the clock or for an absent player.
+import { toast } from '../common.js';
+import { drawGroupText, eventText, groupDraws, playerName } from '../describe.js';
+import { tx } from '../i18n.js';
+import { $, mySeat, state } from './state.js';
+
+function bubble(seat, key, params) {
+  if (seat === mySeat()) {
+    tx($('my-note'), key, params);
+    return;
+  }
+  const b = document.querySelector(`.seat[data-seat="${seat}"] .bubble`);
+  if (!b) return;
+  tx(b, key, params);
+  b.classList.remove('show');
+  void b.offsetWidth;
+  b.classList.add('show');
+}
+
+export function announce(events) {
+  const v = state.view;
+  if (!events.length) return;
+  for (const g of groupDraws(events)) {
+    const e = g.event;
+    if (e.timeout && e.continue !== undefined) {
+      toast('ev.continue_timeout', { name: playerName(v.players, e.seat) }, 'event');
+    } else if (e.timeout || (e.away && e.continue === undefined)) {
+      const key = e.timeout ? 'ev.timeout' : 'ev.away';
+      const params = { name: playerName(v.players, e.seat) };
+      bubble(e.seat, key, params);
+      toast(key, params, 'event');
+    } else if (e.pass !== undefined) {
+      const [key, params] = eventText(e, v.players, v.ruleset);
+      bubble(e.seat, key, params);
+    } else if (e.draw !== undefined) {
+      const [key, params] = drawGroupText(g, v.players);
+      bubble(e.seat, key, params);
+    }
+  }
+}

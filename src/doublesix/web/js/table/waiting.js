@@ -1,0 +1,169 @@
+// Before the game: the waiting room (seats, bots for open seats, the invitation link),
+// taking a seat with a guest name, and the page for a table that does not exist.
+import { get, keepSeat, me, post } from '../api.js';
+import { clear, toast } from '../common.js';
+import { playerName } from '../describe.js';
+import { el, lit, tattr } from '../i18n.js';
+import { $, state, tableId } from './state.js';
+
+export function showMissing() {
+  const w = $('waiting');
+  w.classList.remove('hidden');
+  clear(w).appendChild(el('h2', 'table.missing'));
+  const a = el('a', 'nav.lobby');
+  a.href = '/';
+  w.appendChild(a);
+}
+
+async function ensureGuest(container) {
+  const who = await me();
+  if (who) return who;
+  return new Promise((resolve) => {
+    const form = document.createElement('form');
+    form.className = 'guest-form';
+    form.appendChild(el('label', 'lobby.name_label', {}, 'label'));
+    const input = document.createElement('input');
+    input.name = 'name';
+    input.maxLength = 24;
+    input.required = true;
+    tattr(input, 'placeholder', 'lobby.name_placeholder');
+    form.appendChild(input);
+    const b = el('button', 'table.sit_down');
+    b.type = 'submit';
+    form.appendChild(b);
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      try {
+        const guest = await post('/api/guest', { name: input.value.trim() });
+        form.remove();
+        resolve(guest);
+      } catch (e) {
+        toast('err.server', { message: e.message }, 'error');
+      }
+    });
+    container.appendChild(form);
+    input.focus();
+  });
+}
+
+export async function joinWith(body) {
+  const w = $('waiting');
+  w.classList.remove('hidden');
+  await ensureGuest(w);
+  try {
+    const r = await post(`/api/tables/${encodeURIComponent(tableId)}/join`, body);
+    state.seat = r.seat;
+    state.token = r.token;
+    keepSeat(tableId, r.seat, r.token);
+    state.table = await get(`/api/tables/${encodeURIComponent(tableId)}`);
+    return true;
+  } catch (e) {
+    toast('err.server', { message: e.message }, 'error');
+    return false;
+  }
+}
+
+let waitTimer = null;
+
+export function waitForPlayers(connect) {
+  renderWaiting();
+  clearInterval(waitTimer);
+  waitTimer = setInterval(async () => {
+    try {
+      const table = await get(`/api/tables/${encodeURIComponent(tableId)}`);
+      const changed = JSON.stringify(table) !== JSON.stringify(state.table);
+      state.table = table;
+      if (table.status !== 'open') {
+        clearInterval(waitTimer);
+        $('waiting').classList.add('hidden');
+        connect();
+      } else if (changed) renderWaiting();
+    } catch (e) {
+      /* try again */
+    }
+  }, 1200);
+}
+
+function inviteUrl() {
+  return `${location.origin}/table/${encodeURIComponent(tableId)}?invite=${encodeURIComponent(state.table.invite || '')}`;
+}
+
+function renderWaiting() {
+  const w = clear($('waiting'));
+  w.classList.remove('hidden');
+  const table = state.table;
+  const card = document.createElement('div');
+  card.className = 'card waiting-card';
+  card.appendChild(el('h2', 'table.waiting'));
+  card.appendChild(el('p', 'table.preset_line', { preset: { $t: `preset.${table.preset}` }, players: table.seats.length }, 'muted'));
+  const list = document.createElement('ol');
+  list.className = 'seat-list';
+  const creator = state.seat === 0;
+  table.seats.forEach((s, i) => {
+    const li = document.createElement('li');
+    li.dataset.seat = String(i);
+    if (s.kind === 'open') {
+      li.appendChild(el('span', 'seat.open', {}, 'open'));
+      if (creator) {
+        const sel = document.createElement('select');
+        sel.className = 'bot-level';
+        for (const b of state.bots) {
+          const o = el('option', `bot.${b}`);
+          o.value = b;
+          o.selected = b === 'greedy';
+          sel.appendChild(o);
+        }
+        li.appendChild(sel);
+        const add = el('button', 'table.seat_bot', {}, 'small seat-bot');
+        add.type = 'button';
+        add.addEventListener('click', async () => {
+          try {
+            state.table = await post(`/api/tables/${encodeURIComponent(tableId)}/seats/${i}/bot`, { bot: sel.value });
+            renderWaiting();
+          } catch (e) {
+            toast('err.server', { message: e.message }, 'error');
+          }
+        });
+        li.appendChild(add);
+      } else if (state.seat === null) {
+        const take = el('button', 'table.take_seat', {}, 'small take-seat');
+        take.type = 'button';
+        take.addEventListener('click', async () => {
+          if (await joinWith({ seat: i })) renderWaiting();
+        });
+        li.appendChild(take);
+      }
+    } else {
+      li.appendChild(lit('span', playerName(table.seats.map((x) => x.name), i), 'name'));
+      if (s.kind === 'bot') li.appendChild(el('span', `bot.${s.bot}`, {}, 'badge'));
+      if (i === state.seat) li.appendChild(el('span', 'seat.you', {}, 'badge you'));
+    }
+    list.appendChild(li);
+  });
+  card.appendChild(list);
+  card.appendChild(el('p', 'table.invite', {}, 'label'));
+  const row = document.createElement('div');
+  row.className = 'invite-row';
+  const input = document.createElement('input');
+  input.readOnly = true;
+  input.value = inviteUrl();
+  input.id = 'invite-link';
+  input.dataset.literal = '';
+  row.appendChild(input);
+  const copy = el('button', 'table.copy', {}, 'small');
+  copy.type = 'button';
+  copy.id = 'copy-invite';
+  copy.addEventListener('click', async () => {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch (e) {
+      document.execCommand('copy');
+    }
+    toast('table.copied');
+  });
+  row.appendChild(copy);
+  card.appendChild(row);
+  card.appendChild(el('p', 'table.starts_itself', {}, 'muted'));
+  w.appendChild(card);
+}
