@@ -30,7 +30,7 @@ typecheck: $(STAMP)
 
 # The browser tests drive Debian's Chromium (never `playwright install`).
 chromium:
-	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
+	@sh tools/chromium.sh
 
 test: lint typecheck chromium
 	$(BIN)/pytest

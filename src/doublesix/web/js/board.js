@@ -7,7 +7,8 @@ import { drawFace, svgEl, tileName } from './tiles.js';
  * events (to find the first tile), `opts.fresh` maps tile names to an
  * animation {dx, dy, delay}, `opts.targets` lists the ends to mark with a
  * circle ('left', 'right' or null for the opening tile), `opts.onTarget`
- * is called with the end a circle stands for.
+ * is called with the end a circle stands for; `opts.marks` lists the open ends to
+ * mark quietly (where a tile could go next).
  */
 export function drawLine(svg, line, opts = {}) {
   const box = svg.getBoundingClientRect();
@@ -34,6 +35,12 @@ export function drawLine(svg, line, opts = {}) {
   }
   const targets = opts.targets || [];
   const r = lay.unit * 0.62;
+  // The open ends, marked while the round is played, before any tile is lifted.
+  for (const end of opts.marks || []) {
+    const p = line.length ? lay.ends[end] : null;
+    if (!p || targets.includes(end)) continue;
+    svgEl('circle', { cx: p.x, cy: p.y, r: r * 0.8, class: `end-mark end-mark-${end}`, 'data-end': end }, svg);
+  }
   for (const end of targets) {
     let p;
     if (end === null || end === undefined || !line.length) p = { x: width / 2, y: height / 2 };

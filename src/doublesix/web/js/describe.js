@@ -146,14 +146,21 @@ export function roundExplanation(ruleset, players, result, hands) {
     } else if (kozel) {
       const key = result.kind === 'domino' ? 'how.kozel_domino' : ruleset.fish_charge === 'own_hands' ? 'how.kozel_fish_own' : 'how.kozel_fish_all';
       const charged = losers.map((s) => sideName(ruleset, players, s)).join(', ');
-      line(list, key, { side: charged, points: total || ((result.dropped || []).reduce((a, b) => a + b, 0)) });
+      // The pips on their own row, the eggs of earlier rounds on theirs, then the charge.
+      const charge = total || (result.dropped || []).reduce((a, b) => a + b, 0);
+      const eggs = result.eggs_used || 0;
+      line(list, key, { side: charged, points: charge - eggs });
+      if (eggs) {
+        line(list, 'how.eggs_used', { eggs });
+        line(list, 'how.kozel_charge', { side: charged, points: charge });
+      }
     }
   } else if (result.kind === 'tied') {
     line(list, 'how.tied', {});
   } else if (result.kind === 'eggs') {
     line(list, 'how.eggs', { eggs: result.eggs_carried || 0 });
   }
-  if (kozel && result.eggs_used) line(list, 'how.eggs_used', { eggs: result.eggs_used });
+  if (kozel && result.eggs_used && (result.kind === 'eggs' || result.kind === 'tied')) line(list, 'how.eggs_used', { eggs: result.eggs_used });
   if (kozel && result.kind !== 'eggs' && result.eggs_carried && result.kind !== 'tied') {
     line(list, 'how.eggs_carried', { eggs: result.eggs_carried });
   }
@@ -180,7 +187,7 @@ export function roundExplanation(ruleset, players, result, hands) {
       row.appendChild(lit('span', playerName(players, s), 'who'));
       const tiles = document.createElement('span');
       tiles.className = 'mini-tiles';
-      for (const tile of h || []) tiles.appendChild(tileSVG(tile, { orient: 'h', size: 16 }));
+      for (const tile of h || []) tiles.appendChild(tileSVG(tile, { orient: 'v', size: 21 }));
       row.appendChild(tiles);
       const value = (result.hand_values || [])[s] ?? (h || []).reduce((a, x) => a + tileValue(x), 0);
       row.appendChild(lit('span', String(value), 'value'));

@@ -188,11 +188,13 @@ export function viewer(container, record) {
     const [r, i] = flat[pos];
     const st = tl[r].states[i];
     for (const slot of Object.values(slots)) clear(slot);
+    // The seat to move in this position (the review's rows show the position before its move).
+    const next = tl[r].states[i + 1] ? tl[r].states[i + 1].event : null;
     for (let s = 0; s < n; s++) {
       const panel = document.createElement('div');
       panel.className = `seat pos-${position(s)}`;
       panel.dataset.seat = String(s);
-      if (st.event && st.event.seat === s) panel.classList.add('turn');
+      if (next && next.seat === s) panel.classList.add('turn');
       const head = document.createElement('div');
       head.className = 'seat-head';
       head.appendChild(lit('span', playerName(players, s), 'name'));

@@ -9,10 +9,10 @@ import { connect } from './table/connection.js';
 import { askHint, cancel, onKey, playSelected } from './table/controls.js';
 import { freshTiles, renderBoard, renderBoneyard, renderSeats, renderStatus } from './table/felt.js';
 import { renderHand, renderHint, renderMe } from './table/hand.js';
-import { announce } from './table/notes.js';
+import { announce, clearNotes } from './table/notes.js';
 import { renderLog, renderPad } from './table/side.js';
 import { $, movesFor, painter, seatCount, state, tableId } from './table/state.js';
-import { joinWith, showMissing, waitForPlayers } from './table/waiting.js';
+import { joinWith, rejoin, showMissing, waitForPlayers } from './table/waiting.js';
 
 const board = (fresh) => renderBoard(fresh, playSelected);
 
@@ -54,6 +54,7 @@ function accept(view, events) {
   const fresh = newRound ? new Map() : freshTiles(prev, events);
   state.drawn = new Set();
   for (const e of events) if (e.draw && e.seat === state.seat) state.drawn.add(e.draw);
+  if (newRound || view.status !== 'playing') clearNotes();
   render(fresh);
   announce(events);
 }
@@ -96,6 +97,18 @@ function quickSwitch() {
   });
 }
 
+/** On a phone the side (score pad and log) is a drawer: "Scores" opens it, "Back" or the felt closes it. */
+function scoresDrawer() {
+  tx($('pad-close'), 'table.close_scores');
+  const show = (open) => {
+    $('side').classList.toggle('open', open);
+    $('pad-toggle').setAttribute('aria-expanded', String(open));
+  };
+  $('pad-toggle').addEventListener('click', () => show(!$('side').classList.contains('open')));
+  $('pad-close').addEventListener('click', () => show(false));
+  $('felt').addEventListener('click', () => show(false));
+}
+
 async function main() {
   await startPage('title.table');
   quickSwitch();
@@ -103,7 +116,7 @@ async function main() {
   tx($('pad-toggle'), 'table.scores');
   tx($('hint'), 'table.hint');
   tattr($('board'), 'aria-label', 'table.board');
-  $('pad-toggle').addEventListener('click', () => $('side').classList.toggle('open'));
+  scoresDrawer();
   $('hint').addEventListener('click', askHint);
   document.addEventListener('keydown', onKey);
   document.addEventListener('contextmenu', (ev) => {
@@ -134,7 +147,10 @@ async function main() {
     state.bots = ['random', 'greedy'];
   }
   const invite = new URLSearchParams(location.search).get('invite');
-  if (!state.token && invite && state.table.status === 'open') await joinWith({ invite });
+  if (!state.token && invite) {
+    if (state.table.status === 'open') await joinWith({ invite });
+    else await rejoin({ invite });
+  }
   if (state.table.status === 'open') waitForPlayers(() => connect(socket));
   else connect(socket);
 }

@@ -18,17 +18,24 @@ export function renderCard() {
   card.className = `card result-card ${v.status}`;
   card.id = v.status === 'finished' ? 'game-end' : 'round-end';
   const finished = v.status === 'finished' || (v.game_result && v.game_result.finished);
+  // The head and the buttons stay in sight; the body between them scrolls when the card is long.
+  const head = document.createElement('div');
+  head.className = 'card-head';
   if (finished) {
-    card.appendChild(el('p', 'end.title', {}, 'kicker'));
-    card.appendChild(gameEndText(v.ruleset, v.players, v.game_result));
+    head.appendChild(el('p', 'end.title', {}, 'kicker'));
+    head.appendChild(gameEndText(v.ruleset, v.players, v.game_result));
   } else {
-    card.appendChild(el('h2', 'round.over', { round: v.round }));
+    head.appendChild(el('h2', 'round.over', { round: v.round }));
   }
-  if (v.round_result) card.appendChild(roundExplanation(v.ruleset, v.players, v.round_result, v.revealed));
+  card.appendChild(head);
+  const body = document.createElement('div');
+  body.className = 'card-body';
+  if (v.round_result) body.appendChild(roundExplanation(v.ruleset, v.players, v.round_result, v.revealed));
   const scores = document.createElement('div');
   scores.className = 'result-scores';
   scores.appendChild(scorePad(v.ruleset, v.players, v.results || [], v.scores || [], { current: v.round_result, eggs: v.eggs || 0 }));
-  card.appendChild(scores);
+  body.appendChild(scores);
+  card.appendChild(body);
   card.appendChild(finished ? gameEndActions() : roundEndActions());
   box.appendChild(card);
 }

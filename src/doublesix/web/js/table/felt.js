@@ -96,6 +96,7 @@ export function renderBoard(fresh, onTarget) {
     events: v.events || [],
     fresh,
     targets: legalTargets(),
+    marks: v.status === 'playing' ? ['left', 'right'] : [],
     chosen: state.keyEnd,
     onTarget,
     highlight,

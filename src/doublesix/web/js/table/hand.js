@@ -15,8 +15,9 @@ export function renderMe() {
   meBox.classList.toggle('turn', isTurn(mySeat()));
   document.querySelector('.me .quick').classList.toggle('hidden', mySeat() === null);
   if (mySeat() === null) {
-    name.appendChild(lit('span', playerName(v.players, 0), 'name'));
+    // The seat below is someone else's: we are no player here.
     name.appendChild(el('span', 'table.watching', {}, 'badge watching'));
+    name.appendChild(el('span', 'table.watching_below', { name: playerName(v.players, 0) }, 'below'));
     return;
   }
   name.appendChild(lit('span', playerName(v.players, mySeat()), 'name'));

@@ -1,6 +1,6 @@
 // What the others did, said briefly: a bubble at the seat ("Anna knocks"), our own note
 // line for us, a toast for a move made by the clock or for an absent player.
-import { toast } from '../common.js';
+import { clear, toast } from '../common.js';
 import { drawGroupText, eventText, groupDraws, playerName } from '../describe.js';
 import { tx } from '../i18n.js';
 import { $, mySeat, state } from './state.js';
@@ -18,11 +18,25 @@ function bubble(seat, key, params) {
   b.classList.add('show');
 }
 
+/** Forget what was said during the round (the round-end card tells the rest). */
+export function clearNotes() {
+  const note = $('my-note');
+  clear(note);
+  delete note.dataset.i18n;
+  delete note.dataset.i18nArgs;
+  for (const b of document.querySelectorAll('.seat .bubble')) {
+    clear(b);
+    b.classList.remove('show');
+  }
+}
+
 export function announce(events) {
   const v = state.view;
   if (!events.length) return;
+  const playing = v.status === 'playing';
   for (const g of groupDraws(events)) {
     const e = g.event;
+    if (!playing && (e.pass !== undefined || e.draw !== undefined)) continue;
     if (e.timeout && e.continue !== undefined) {
       toast('ev.continue_timeout', { name: playerName(v.players, e.seat) }, 'event');
     } else if (e.timeout || (e.away && e.continue === undefined)) {

@@ -63,6 +63,25 @@ export async function joinWith(body) {
   }
 }
 
+/**
+ * An invitation opened after the start: a guest who already sits here gets the seat back
+ * (the server answers it again); anyone else watches, and is told so.
+ */
+export async function rejoin(body) {
+  try {
+    if (await me()) {
+      const r = await post(`/api/tables/${encodeURIComponent(tableId)}/join`, body);
+      state.seat = r.seat;
+      state.token = r.token;
+      keepSeat(tableId, r.seat, r.token);
+      return;
+    }
+  } catch (e) {
+    /* not one of the players: watch */
+  }
+  toast('table.started_watching');
+}
+
 let waitTimer = null;
 
 export function waitForPlayers(connect) {
