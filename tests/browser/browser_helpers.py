@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -116,3 +117,14 @@ def play_until(
             continue
         page.wait_for_timeout(60)
     return counts
+
+
+_HIDDEN = (Path(__file__).parent / "hidden_parts.js").read_text(encoding="utf-8").splitlines()
+HIDDEN_JS = "\n".join(line for line in _HIDDEN if not line.startswith("//"))
+
+
+def hidden_parts(page: Any, selectors: list[str]) -> list[str]:
+    """The elements of ``selectors`` that are off screen, covered by another, or cut short
+    with "…" (empty when each is fully in sight)."""
+    found: list[str] = page.evaluate(HIDDEN_JS, selectors)
+    return found

@@ -10,13 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .browser_helpers import play_until
+from .browser_helpers import hidden_parts, play_until
 
 
 def test_new_user_plays_kozel_against_three_bots(
     new_context: Any, finished_game: str, screenshots: Path
 ) -> None:
-    page = new_context().new_page()
+    page = new_context(viewport={"width": 1366, "height": 768}).new_page()
     page.goto("/")
     # A new user: no name yet, so the lobby asks for one.
     page.wait_for_selector("#guest-form")
@@ -67,6 +67,8 @@ def test_new_user_plays_kozel_against_three_bots(
     text = end.inner_text()
     assert "win the game" in text
     assert "the goat" in text  # Kozel: the losing pair is the goat
+    page.wait_for_timeout(500)  # the card has risen
+    assert hidden_parts(page, ["#to-record", "#game-end .actions a[href='/']"]) == []
     assert page.locator("#status").inner_text() == "The game is over"
     assert shots["table"], "no mid-game screenshot"
     if not shots["round-end"]:  # the game ended with its first round: that is a round's end too

@@ -110,6 +110,8 @@ def test_game_page_reviews_a_players_moves(
     rows.nth(len(found["moves"]) - 1).click()
     where = page.locator("#replay-where").inner_text()
     assert where.startswith(f"Round {last['round']} · move {last['event']} of")
+    # The position before the reviewed move: the reviewed player is the one to move.
+    assert page.locator("#viewer .seat.turn").get_attribute("data-seat") == "2"
 
 
 def dealt(round_: dict[str, Any]) -> int:
