@@ -3,9 +3,11 @@
 The review replays a finished game and, at every decision of the seat
 (two legal moves or more), asks ``hint`` — the expert's search from that
 seat's view only, so the review knows no more than the player did — to
-rank the moves. The loss of a move is the search value the best move
-would have added (points of the round, with the expert's bonus where the
-round decides the game); 0 where they agree. ``doublesix review`` prints
+rank the moves. Every figure is in one unit, the hint's: the expected
+points of the round for the seat's side (gained minus conceded; penalties
+count negative). The best move is the one with the most expected points,
+and the loss of a move is what the best move would have added to them; 0
+where they agree. ``doublesix review`` prints
 it; the game page of the web table shows it.
 """
 
@@ -31,10 +33,14 @@ class Reviewed:
     played: Move
     best: Move
     loss: float
-    """Estimated points lost against the best move (0 when they agree or it was forced)."""
+    """Expected points lost against the best move (0 when they agree or it was forced)."""
     choices: int
     win_chance: float
     best_win_chance: float
+    points: float
+    """Expected points of the round for the seat's side after the played move."""
+    best_points: float
+    """The same after the best move (``points + loss``)."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -47,6 +53,8 @@ class Reviewed:
             "choices": self.choices,
             "win_chance": round(self.win_chance, 3),
             "best_win_chance": round(self.best_win_chance, 3),
+            "points": round(self.points, 2),
+            "best_points": round(self.best_points, 2),
         }
 
 
@@ -84,18 +92,22 @@ def _reviewed(
     choices = len(view.legal_moves)
     ranked = hint(view, ms=ms, seed=seed) if choices > 1 else []
     if not ranked:
-        return Reviewed(number, index, seat, move, move, 0.0, choices, 0.0, 0.0)
+        return Reviewed(number, index, seat, move, move, 0.0, choices, 0.0, 0.0, 0.0, 0.0)
     best = ranked[0]
     mine = next(h for h in ranked if h.move == move)
-    loss = max(0.0, best.value - mine.value)
+    loss = max(0.0, best.expected_points - mine.expected_points)
+    if loss == 0:
+        best = mine  # as good as the best: the review agrees
     return Reviewed(
         number,
         index,
         seat,
         move,
-        best.move if loss > 0 else move,
+        best.move,
         loss,
         choices,
         mine.win_chance,
         best.win_chance,
+        mine.expected_points,
+        best.expected_points,
     )

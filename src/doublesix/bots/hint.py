@@ -4,6 +4,12 @@
 use: for each move, the estimated chance that the seat's side wins the
 round, the expected points of the round for that side (gained minus
 conceded; penalties count negative), and the search's value.
+
+The moves are ranked by the expected points, the one figure a player is
+shown (the hint's "about 4.2 points", the review's loss: the best move's
+expected points minus the played move's). The search's value may hold a
+bonus where the round decides the game; ranking by it would call a move
+best that the figures shown call worse.
 """
 
 from __future__ import annotations
@@ -29,7 +35,8 @@ class Hint:
 
 
 def hint(view: SeatView, *, ms: float | None = None, seed: int = 0) -> list[Hint]:
-    """The legal moves of ``view``'s seat, best first; empty when it is not its turn.
+    """The legal moves of ``view``'s seat, most expected points first; empty when it is not
+    its turn.
 
     ``ms`` is the search's budget, by default the ``expert`` level's.
     """
@@ -45,7 +52,7 @@ def hint(view: SeatView, *, ms: float | None = None, seed: int = 0) -> list[Hint
         twin = _twin(view, move)
         if twin is not None:
             hints.append(Hint(twin, st.won / w, st.points / w, st.mean))
-    hints.sort(key=lambda h: -h.value)
+    hints.sort(key=lambda h: (-h.expected_points, -h.value))
     return hints
 
 

@@ -16,8 +16,10 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "review",
         help="a seat's moves beside the expert's",
         description="Replays a doublesix/1 record and prints, for one seat, each of its "
-        "moves with the expert's best move and the estimated loss (points of the round, "
-        "by the expert's search from that seat's view only) where they differ.",
+        "moves with the expert's best move and the loss where they differ: the expected "
+        "points of the round for the seat's side (the hint's unit; penalties count "
+        "negative, by the expert's search from that seat's view only) that the best move "
+        "would have added.",
     )
     parser.add_argument("file", metavar="FILE", help="a doublesix/1 record (JSON)")
     parser.add_argument("--seat", type=int, default=0, metavar="N", help="the seat (default 0)")
@@ -58,12 +60,16 @@ def run(args: argparse.Namespace) -> int:
         if r.choices == 1:
             print(f"{where} {r.played} (forced)")
         elif r.loss <= 0:
-            print(f"{where} {r.played} — the expert agrees (round won {r.win_chance:.0%})")
+            print(
+                f"{where} {r.played} — the expert agrees ({r.points:+.1f} expected points, "
+                f"round won {r.win_chance:.0%})"
+            )
         else:
             print(
-                f"{where} {r.played} — expert: {r.best}, estimated loss {r.loss:.1f} points "
-                f"(round won {r.win_chance:.0%} vs {r.best_win_chance:.0%})"
+                f"{where} {r.played} — expert: {r.best}, loss {r.loss:.1f} points "
+                f"({r.points:+.1f} expected instead of {r.best_points:+.1f}; "
+                f"round won {r.win_chance:.0%} vs {r.best_win_chance:.0%})"
             )
     differ = sum(1 for r in rows if r.loss > 0)
-    print(f"{len(rows)} moves, {differ} differ from the expert, estimated loss {total:.1f} points")
+    print(f"{len(rows)} moves, {differ} differ from the expert, loss {total:.1f} expected points")
     return 0

@@ -7,7 +7,7 @@ import { playerName } from './describe.js';
 import { el, formatNumber, lit, tx } from './i18n.js';
 import { tileSVG } from './tiles.js';
 
-/** Estimated points lost from which a move counts as a blunder rather than an inaccuracy. */
+/** Expected points lost from which a move counts as a blunder rather than an inaccuracy. */
 const BLUNDER = 5;
 
 function moveCell(move) {
@@ -19,6 +19,11 @@ function moveCell(move) {
   if (move.end) box.appendChild(el('span', `review.end_${move.end}`, {}, 'muted'));
   td.appendChild(box);
   return td;
+}
+
+/** Expected points (the hint's unit) to one decimal. */
+function tenths(x) {
+  return Math.round((x ?? 0) * 10) / 10;
 }
 
 function percent(x) {
@@ -35,11 +40,15 @@ function row(item, viewer) {
   tr.appendChild(moveCell(item.played));
   if (item.choices < 2) {
     const forced = el('td', 'review.forced', {}, 'muted');
-    forced.colSpan = 3;
+    forced.colSpan = 4;
     tr.appendChild(forced);
   } else if (item.loss > 0) {
     tr.appendChild(moveCell(item.best));
-    tr.appendChild(lit('td', formatNumber(Math.round(item.loss * 10) / 10), 'num loss'));
+    const points = document.createElement('td');
+    points.className = 'num';
+    points.appendChild(el('span', 'review.points_vs', { mine: tenths(item.points), best: tenths(item.best_points) }));
+    tr.appendChild(points);
+    tr.appendChild(lit('td', formatNumber(tenths(item.loss)), 'num loss'));
     const win = document.createElement('td');
     win.className = 'num';
     win.appendChild(el('span', 'review.win_vs', {
@@ -49,6 +58,7 @@ function row(item, viewer) {
     tr.appendChild(win);
   } else {
     tr.appendChild(el('td', 'review.agrees', {}, 'agrees'));
+    tr.appendChild(lit('td', formatNumber(tenths(item.points)), 'num'));
     tr.appendChild(lit('td', '0', 'num loss'));
     tr.appendChild(percent(item.win_chance));
   }
@@ -69,7 +79,7 @@ function table(found, viewer) {
   t.className = 'review-table';
   const head = document.createElement('tr');
   for (const key of ['review.col_where', 'review.col_played', 'review.col_best']) head.appendChild(el('th', key));
-  for (const key of ['review.col_loss', 'review.col_win']) head.appendChild(el('th', key, {}, 'num'));
+  for (const key of ['review.col_points', 'review.col_loss', 'review.col_win']) head.appendChild(el('th', key, {}, 'num'));
   const thead = document.createElement('thead');
   thead.appendChild(head);
   t.appendChild(thead);
@@ -125,7 +135,7 @@ export function reviewPanel(container, record, viewer, fetchReview) {
         name: playerName(players, seat),
         count: found.moves.filter((m) => m.choices > 1).length,
         differ: found.differ,
-        loss: Math.round(found.total_loss * 10) / 10,
+        loss: tenths(found.total_loss),
       });
       results.appendChild(table(found, viewer));
     } catch (e) {

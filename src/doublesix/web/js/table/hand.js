@@ -83,7 +83,8 @@ export function renderHint() {
   if (state.hint) {
     const h = state.hint;
     const key = h.end ? `hint.move_${h.end}` : 'hint.move_open';
-    const params = { tile: h.tile, win: Math.round((h.win ?? 0) * 100), points: Number(h.points ?? 0).toFixed(1) };
+    // Expected points of the round for our side (the review's unit too), to one decimal.
+    const params = { tile: h.tile, win: Math.round((h.win ?? 0) * 100), points: Math.round(Number(h.points ?? 0) * 10) / 10 };
     tx(note, key, params);
   } else if (note.dataset.i18n && note.dataset.i18n.startsWith('hint.')) {
     clear(note);
