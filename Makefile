@@ -13,6 +13,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# OpenSpiel and PettingZoo (`pip install doublesix[research]`): their tests run in `make test`.
+RESEARCH := $(VENV)/.research
+$(RESEARCH): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,research]'
+	touch $(RESEARCH)
+
 install: $(STAMP)
 
 run: $(STAMP)  # the lobby at http://127.0.0.1:8000, games kept in doublesix.sqlite3
@@ -25,14 +31,14 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-typecheck: $(STAMP)
+typecheck: $(RESEARCH)
 	$(BIN)/mypy
 
 # The browser tests drive Debian's Chromium (never `playwright install`).
 chromium:
 	@sh tools/chromium.sh
 
-test: lint typecheck chromium
+test: lint typecheck chromium $(RESEARCH)
 	$(BIN)/pytest
 
 bench: $(STAMP)
