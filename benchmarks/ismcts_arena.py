@@ -164,7 +164,7 @@ def source_fingerprint() -> str:
     """What the games depend on: expert and the arena, the OpenSpiel wrapper, this script."""
     digest = hashlib.sha256(code_fingerprint(["expert"]).encode())
     research = Path(openspiel.__file__).parent
-    modules = ["chance.py", "observation.py", "openspiel.py", "resample.py"]
+    modules = ["chance.py", "observation.py", "openspiel.py", "resample.py", "returns.py"]
     for path in [*(research / m for m in modules), Path(__file__)]:
         digest.update(path.read_bytes())
     digest.update(pyspiel.__file__.encode())

@@ -46,6 +46,7 @@ import pyspiel
 from doublesix.research import observation
 from doublesix.research.chance import NUM_ACTIONS, ChanceGame, Need, move_of, replay_round
 from doublesix.research.resample import resample
+from doublesix.research.returns import returns
 from doublesix.rules.game import Game
 from doublesix.rules.ruleset import Ruleset, preset
 from doublesix.rules.view import SeatView, seat_view
@@ -251,29 +252,6 @@ def state_of(game: Game, max_rounds: int = 100) -> DoublesixState:
         if not replay_round(state.table, state.apply_action, order, lead, drawn, events, number):
             raise ValueError(f"round {number} does not replay")
     return state
-
-
-def returns(table: ChanceGame) -> list[float]:
-    """The zero-sum returns of every seat (see the module's text)."""
-    ruleset = table.ruleset
-    game = table.game
-    if game is None:
-        return [0.0] * ruleset.players
-    points = _points(game, table.whole)
-    sides = ruleset.sides
-    sign = -1.0 if ruleset.scoring.penalties else 1.0
-    total = sum(points)
-    side_returns = [sign * (p - (total - p) / (sides - 1)) for p in points]
-    return [side_returns[ruleset.side_of(s)] for s in range(ruleset.players)]
-
-
-def _points(game: Game, whole: bool) -> list[float]:
-    if whole:
-        return [float(s) for s in game.scores]
-    result = game.rounds[0].result
-    if result is None:
-        return [0.0] * game.ruleset.sides
-    return [float(p + d) for p, d in zip(result.points, result.dropped, strict=True)]
 
 
 class Observer:
