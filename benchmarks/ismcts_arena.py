@@ -45,7 +45,7 @@ from open_spiel.python.algorithms import ismcts
 from doublesix.bots import make_bot
 from doublesix.bots.arena import run_arena, summary
 from doublesix.bots.arena_log import ArenaLog, code_fingerprint
-from doublesix.bots.base import Bot
+from doublesix.bots.base import Bot, register
 from doublesix.research import openspiel
 from doublesix.research.chance import action_of, move_of
 from doublesix.rules.game import Game
@@ -146,6 +146,10 @@ def make(name: str, seed: int) -> Bot:
     if name == "ismcts":
         return IsmctsPlayer(seed) if ISMCTS_MS is None else _Fixed(seed, ISMCTS_MS)
     return make_bot(name, seed)
+
+
+register("ismcts", table=False)(lambda rng: IsmctsPlayer(rng.randrange(2**32)))
+"""The arena knows bots by name; ``make`` builds this one (with ``--ismcts-ms``)."""
 
 
 class _Fixed(IsmctsPlayer):
