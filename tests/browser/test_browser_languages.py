@@ -112,6 +112,7 @@ def check_page(page: Any, lang: str) -> list[str]:
         }
         | set(RULES[lang]["presets"].values())
         | set(RULES[lang]["sources"])
+        | set(RULES[lang]["figures"].values())
     )
     shown = []
     for item in found["texts"]:

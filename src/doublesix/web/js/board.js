@@ -3,20 +3,21 @@ import { firstIndex, layoutLine } from './layout.js';
 import { drawFace, svgEl, tileName } from './tiles.js';
 
 /**
- * Draw `line` into `svg` (sized to its box). `opts.events` gives the round's
- * events (to find the first tile), `opts.fresh` maps tile names to an
+ * Draw `line` into `svg` (sized to its box, or to `opts.box` {width, height}).
+ * `opts.events` gives the round's events (to find the first tile; or
+ * `opts.first`, its index in `line`), `opts.fresh` maps tile names to an
  * animation {dx, dy, delay}, `opts.targets` lists the ends to mark with a
  * circle ('left', 'right' or null for the opening tile), `opts.onTarget`
  * is called with the end a circle stands for; `opts.marks` lists the open ends to
  * mark quietly (where a tile could go next).
  */
 export function drawLine(svg, line, opts = {}) {
-  const box = svg.getBoundingClientRect();
+  const box = opts.box || svg.getBoundingClientRect();
   const width = Math.max(40, box.width);
   const height = Math.max(40, box.height);
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
   while (svg.firstChild) svg.removeChild(svg.firstChild);
-  const first = firstIndex(opts.events || [], line.length);
+  const first = opts.first ?? firstIndex(opts.events || [], line.length);
   const lay = layoutLine(line, first, { width, height }, opts.maxUnit ? { maxUnit: opts.maxUnit } : {});
   const g = svgEl('g', { class: 'line' }, svg);
   for (const tile of lay.tiles) {

@@ -1,55 +1,65 @@
-// The rules page: /rules/{lang}/{preset}, built from RULES.md and the seed texts.
-// The texts are in web/rules/{de,fr,en}.json; which sections a preset shows is decided here.
+// The rules page: /rules/{lang}/{preset}. The texts are in web/rules/{de,fr,en}.json; which
+// sections a preset shows follows from its settings (GET /api/presets), so that a page
+// always says what the table plays: the goal and the target from its scoring, the opener
+// from its opener, drawing or knocking from its boneyard.
 import { get } from './api.js';
-import { clear, PRESETS, setRulesPreset, startPage } from './common.js';
+import { drawLine } from './board.js';
+import { clear, setRulesPreset, startPage } from './common.js';
 import { el, initI18n, LANGUAGES, lit, onLanguage, t, tx } from './i18n.js';
+import { SVG_NS, tileSVG } from './tiles.js';
 
-const ALL = PRESETS;
-const BONEYARD = ['draw', 'vog-talon', 'classic'];
-const NO_BONEYARD = ['block', 'kozel', 'vog-block', 'vog-goat', 'international', 'international-2'];
-const NOT_KOZEL = ALL.filter((p) => p !== 'kozel');
 const VOG = ['vog-talon', 'vog-block', 'vog-goat', 'international', 'international-2'];
+const winnerScores = (r) => r.scoring === 'winner_takes' || r.scoring === 'winner_takes_all';
+const all = () => true;
 
-/** Each section of rules/{lang}.json and the presets it belongs to, in reading order. */
+/**
+ * Each section of rules/{lang}.json in reading order: when a preset shows it (from its
+ * settings `r` and its name `p`), the rules of docs/rules.md it states, and its picture.
+ */
 const SECTIONS = [
-  ['goal', NOT_KOZEL],
-  ['kozel_goal', ['kozel']],
-  ['set', ALL],
-  ['values', ALL],
-  ['deal_draw', ['draw']],
-  ['deal_block', ['block']],
-  ['deal_kozel', ['kozel']],
-  ['deal_vog', VOG],
-  ['deal_classic', ['classic']],
-  ['kozel_redeal', ['kozel']],
-  ['opener_highest_double', ['draw', 'block']],
-  ['opener_kozel', ['kozel']],
-  ['opener_lowest_double', ['vog-talon', 'vog-block', 'vog-goat']],
-  ['opener_highest_tile', ['international', 'international-2']],
-  ['opener_draw_for_lead', ['classic']],
-  ['play', ALL],
-  ['doubles', ALL],
-  ['at_the_table', ALL],
-  ['layout', ALL],
-  ['stuck_draw', BONEYARD],
-  ['draw_options', BONEYARD],
-  ['stuck_block', NO_BONEYARD],
-  ['end', NOT_KOZEL],
-  ['pairs', ['vog-goat', 'international']],
-  ['scoring_winner_takes', ['draw', 'block', 'classic']],
-  ['scoring_winner_takes_all', ['vog-talon', 'vog-block', 'international', 'international-2']],
-  ['scoring_goat', ['vog-goat']],
-  ['target', NOT_KOZEL.filter((p) => p !== 'vog-goat')],
-  ['target_goat', ['vog-goat']],
-  ['kozel_domino', ['kozel']],
-  ['kozel_fish', ['kozel']],
-  ['kozel_eggs', ['kozel']],
-  ['kozel_thirteen', ['kozel']],
-  ['kozel_goat', ['kozel']],
-  ['kozel_house', ['kozel']],
-  ['after_round', ALL],
-  ['tips', ALL],
+  ['goal', (r) => winnerScores(r), ['R22', 'R23', 'R30']],
+  ['goal_goat', (r) => r.scoring === 'goat', ['R22', 'R23', 'R28', 'R30']],
+  ['kozel_goal', (r) => r.scoring === 'kozel', ['R33', 'R37']],
+  ['set', all, ['R1']],
+  ['values', all, ['R2', 'R3']],
+  ['deal_draw', (r, p) => p === 'draw', ['R12']],
+  ['deal_block', (r, p) => p === 'block', ['R12']],
+  ['deal_kozel', (r, p) => p === 'kozel', ['R12', 'R6']],
+  ['deal_vog', (r, p) => VOG.includes(p), ['R14']],
+  ['deal_classic', (r, p) => p === 'classic', ['R12']],
+  ['deal_classic_block', (r, p) => p === 'classic-block', ['R41']],
+  ['kozel_redeal', (r) => r.redeal, ['R13']],
+  ['opener_highest_double', (r) => r.opener === 'highest_double', ['R16', 'R17']],
+  ['opener_kozel', (r) => r.opener === 'kozel', ['R18']],
+  ['opener_lowest_double', (r) => r.opener === 'lowest_double', ['R19']],
+  ['opener_highest_tile', (r) => r.opener === 'highest_tile', ['R20']],
+  ['opener_draw_for_lead', (r) => r.opener === 'draw_for_lead', ['R21']],
+  ['play', all, ['R5', 'R6', 'R7', 'R8']],
+  ['doubles', all, ['R4', 'R5'], 'crosswise'],
+  ['at_the_table', all, []],
+  ['layout', all, ['R38']],
+  ['stuck_draw', (r) => r.boneyard, ['R9']],
+  ['draw_options', (r) => r.boneyard, ['R11']],
+  ['stuck_block', (r) => !r.boneyard, ['R10']],
+  ['end', (r) => r.scoring !== 'kozel', ['R22', 'R23']],
+  ['pairs', (r) => r.pairs && r.scoring !== 'kozel', ['R24']],
+  ['scoring_winner_takes', (r) => r.scoring === 'winner_takes', ['R26']],
+  ['scoring_winner_takes_all', (r) => r.scoring === 'winner_takes_all', ['R27']],
+  ['scoring_goat', (r) => r.scoring === 'goat', ['R28']],
+  ['goat_doubles', (r) => r.scoring === 'goat', ['R28a'], 'lone'],
+  ['target', (r) => winnerScores(r), ['R30']],
+  ['target_goat', (r) => r.scoring === 'goat', ['R30']],
+  ['kozel_domino', (r) => r.scoring === 'kozel', ['R33'], 'lone'],
+  ['kozel_fish', (r) => r.scoring === 'kozel', ['R34'], 'fish'],
+  ['kozel_eggs', (r) => r.scoring === 'kozel', ['R35']],
+  ['kozel_thirteen', (r) => r.scoring === 'kozel', ['R36']],
+  ['kozel_goat', (r) => r.scoring === 'kozel', ['R37']],
+  ['kozel_house', (r) => r.scoring === 'kozel', ['R37a']],
+  ['after_round', all, ['R25']],
+  ['tips', all, []],
 ];
+
+const GOALS = ['goal', 'goal_goat', 'kozel_goal'];
 
 /** Values RULES.md calls this project's choice (its last paragraph), per preset and setting. */
 const CHOICES = {
@@ -63,7 +73,6 @@ const CHOICES = {
 
 const parts = location.pathname.split('/').filter(Boolean);
 const urlLang = LANGUAGES.includes(parts[1]) ? parts[1] : null;
-const preset = PRESETS.includes(parts[2]) ? parts[2] : 'kozel';
 
 function paragraphs(target, body) {
   let list = null;
@@ -87,16 +96,33 @@ function paragraphs(target, body) {
   }
 }
 
-async function presetDefaults() {
+async function presetList() {
   try {
     const data = await get('/api/presets');
-    const list = Array.isArray(data.presets) ? data.presets : [];
-    const found = list.find((p) => p.name === preset);
-    if (found) return found;
+    return Array.isArray(data.presets) ? data.presets : [];
   } catch (e) {
-    /* the table below is then left out */
+    return [];
   }
-  return null;
+}
+
+/** The settings a preset plays with (those of its largest table). */
+function rulesetOf(info) {
+  return info.defaults[String(info.players[info.players.length - 1])];
+}
+
+/** How the game is decided, in a sentence of the catalog (R30, R37, R40). */
+function gameLine(r) {
+  if (r.target === 'round') return ['rules.goal_round', {}];
+  if (r.scoring === 'kozel') return ['rules.goal_loses_kozel', { target: r.target + 1 }];
+  if (r.scoring === 'goat') return ['rules.goal_loses_goat', { target: r.target }];
+  return ['rules.goal_wins', { target: r.target }];
+}
+
+function targetCell(r) {
+  if (r.target === 'round') return el('span', 'rules.target_round');
+  if (r.scoring === 'kozel') return el('span', 'rules.target_kozel', { target: r.target + 1 });
+  if (r.scoring === 'goat') return el('span', 'rules.target_goat', { target: r.target });
+  return el('span', 'rules.target_value', { target: r.target });
 }
 
 function settingsTable(info, marks) {
@@ -104,6 +130,7 @@ function settingsTable(info, marks) {
   table.className = 'options';
   const row = (key, value, choiceKey) => {
     const tr = document.createElement('tr');
+    tr.dataset.option = key.split('.').pop();
     tr.appendChild(el('th', key));
     const td = document.createElement('td');
     td.appendChild(value);
@@ -117,7 +144,7 @@ function settingsTable(info, marks) {
   };
   const defaults = info.defaults;
   const counts = info.players;
-  const any = defaults[String(counts[counts.length - 1])];
+  const any = rulesetOf(info);
   row('rules.opt.players', lit('span', counts.join(', ')));
   const hands = document.createElement('span');
   counts.forEach((n, i) => {
@@ -133,26 +160,74 @@ function settingsTable(info, marks) {
   row('rules.opt.rest', restNode);
   row('rules.opt.opener', el('span', `opener.${any.opener}`));
   row('rules.opt.scoring', el('span', `scoring.${any.scoring}`), 'scoring');
-  row('rules.opt.target', el('span', any.scoring === 'kozel' ? 'rules.target_kozel' : 'rules.target_value', { target: any.scoring === 'kozel' ? any.target + 1 : any.target }), 'target');
+  row('rules.opt.target', targetCell(any), 'target');
   row('rules.opt.pairs', el('span', any.pairs ? 'rules.pairs.yes' : 'rules.pairs.no'));
   return table;
 }
 
-async function render(info) {
-  const lang = document.documentElement.lang;
-  const texts = await get(`/static/rules/${lang}.json`);
-  const main = clear(document.getElementById('rules'));
-  main.appendChild(el('h1', 'rules.title', { preset: { $t: `preset.${preset}` } }));
-  const tabs = document.createElement('nav');
-  tabs.className = 'preset-tabs';
-  tabs.setAttribute('aria-label', t('rules.presets'));
-  for (const p of PRESETS) {
+/** Pictures where a rule is easier seen than read: tiles drawn like the table's. */
+const FIGURES = {
+  // 2-5, then 5-5 crosswise, then 5-3: the double keeps the 5 open (R4, R5).
+  crosswise: () => lineFigure([[2, 5], [5, 5], [5, 3]], 0, 360, 120, 34),
+  // Both ends show 3 and every tile with a 3 is laid: blocked, a fish (R34).
+  fish: () => lineFigure([[3, 0], [0, 1], [1, 3], [3, 3], [3, 2], [2, 4], [4, 3], [3, 5], [5, 6], [6, 3]], 4, 700, 130, 28),
+  // A losing hand of just 6-6 or just 0-0 after a domino (R28a, R33).
+  lone: () => {
+    const box = document.createElement('div');
+    box.className = 'figure-tiles';
+    for (const tile of ['6-6', '0-0']) box.appendChild(tileSVG(tile, { orient: 'v', size: 34 }));
+    return box;
+  },
+};
+
+/** `line` laid out as on the table, in a box of `width` × `height` with halves of at most `unit` px. */
+function lineFigure(line, first, width, height, unit) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('class', 'figure-line');
+  svg.setAttribute('width', String(width));
+  svg.setAttribute('height', String(height));
+  svg.setAttribute('aria-hidden', 'true');
+  drawLine(svg, line, { box: { width, height }, first, maxUnit: unit });
+  return svg;
+}
+
+function figure(name, texts) {
+  const caption = texts.figures && texts.figures[name];
+  if (!caption) return null;
+  const f = document.createElement('figure');
+  f.className = `rule-figure figure-${name}`;
+  f.appendChild(FIGURES[name]());
+  const c = document.createElement('figcaption');
+  c.textContent = caption;
+  c.dataset.rules = '';
+  f.appendChild(c);
+  return f;
+}
+
+function tabs(presets, preset, lang) {
+  const nav = document.createElement('nav');
+  nav.className = 'preset-tabs';
+  nav.setAttribute('aria-label', t('rules.presets'));
+  for (const p of presets) {
     const a = el('a', `preset.${p}`);
     a.href = `/rules/${lang}/${p}`;
     if (p === preset) a.setAttribute('aria-current', 'page');
-    tabs.appendChild(a);
+    nav.appendChild(a);
   }
-  main.appendChild(tabs);
+  return nav;
+}
+
+async function render(presets, info) {
+  const preset = info.name;
+  const r = rulesetOf(info);
+  const lang = document.documentElement.lang;
+  const texts = await get(`/static/rules/${lang}.json`);
+  const main = clear(document.getElementById('rules'));
+  main.dataset.preset = preset;
+  main.dataset.lang = lang;
+  main.dataset.scoring = r.scoring;
+  main.appendChild(el('h1', 'rules.title', { preset: { $t: `preset.${preset}` } }));
+  main.appendChild(tabs(presets.map((p) => p.name), preset, lang));
   const intro = texts.presets && texts.presets[preset];
   if (intro) {
     const p = document.createElement('p');
@@ -161,25 +236,33 @@ async function render(info) {
     p.dataset.rules = '';
     main.appendChild(p);
   }
-  if (info) {
-    const s = document.createElement('section');
-    s.id = 'settings';
-    s.appendChild(el('h2', 'rules.settings'));
-    s.appendChild(settingsTable(info, CHOICES[preset] || []));
-    if ((CHOICES[preset] || []).length) s.appendChild(el('p', 'rules.choice_note', {}, 'muted'));
-    main.appendChild(s);
-  }
-  for (const [id, presets] of SECTIONS) {
-    if (!presets.includes(preset)) continue;
+  const settings = document.createElement('section');
+  settings.id = 'settings';
+  settings.appendChild(el('h2', 'rules.settings'));
+  settings.appendChild(settingsTable(info, CHOICES[preset] || []));
+  if ((CHOICES[preset] || []).length) settings.appendChild(el('p', 'rules.choice_note', {}, 'muted'));
+  main.appendChild(settings);
+  for (const [id, shows, cited, picture] of SECTIONS) {
+    if (!shows(r, preset)) continue;
     const section = texts.sections && texts.sections[id];
     if (!section) continue;
     const s = document.createElement('section');
-    s.id = id;
+    s.id = GOALS.includes(id) ? 'goal' : id;
+    s.dataset.section = id;
     const h = document.createElement('h2');
-    h.textContent = section.title;
-    h.dataset.rules = '';
+    const title = document.createElement('span');
+    title.textContent = section.title;
+    title.dataset.rules = '';
+    h.appendChild(title);
+    if (cited.length) h.appendChild(lit('span', cited.join(' '), 'rule-ids'));
     s.appendChild(h);
     paragraphs(s, section.body || []);
+    if (GOALS.includes(id)) {
+      const [key, params] = gameLine(r);
+      s.appendChild(el('p', key, params, 'goal-game'));
+    }
+    const f = picture ? figure(picture, texts) : null;
+    if (f) s.appendChild(f);
     main.appendChild(s);
   }
   if (texts.sources) {
@@ -201,12 +284,17 @@ async function main() {
   }
   await startPage('title.rules');
   if (urlLang && document.documentElement.lang !== urlLang) await initI18n(urlLang);
-  setRulesPreset(preset);
-  const info = await presetDefaults();
-  await render(info);
+  const presets = await presetList();
+  const info = presets.find((p) => p.name === parts[2]) || presets.find((p) => p.name === 'kozel') || presets[0];
+  if (!info) {
+    tx(clear(document.getElementById('rules')), 'err.generic', { message: '/api/presets' });
+    return;
+  }
+  setRulesPreset(info.name);
+  await render(presets, info);
   onLanguage((code) => {
-    history.replaceState(null, '', `/rules/${code}/${preset}`);
-    render(info);
+    history.replaceState(null, '', `/rules/${code}/${info.name}`);
+    render(presets, info);
   });
 }
 
