@@ -28,8 +28,8 @@ play: $(STAMP)  # a game in the terminal against bots
 	$(BIN)/doublesix play --preset kozel
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks tools
+	$(BIN)/ruff format --check src tests benchmarks tools
 
 typecheck: $(RESEARCH)
 	$(BIN)/mypy

@@ -58,11 +58,10 @@ def test_a_phone_plays_kozel_to_the_end(new_context: Any, phone: str) -> None:
 
     # The score pad is a drawer: "Scores" opens it, "Back to the table" closes it.
     page.click("#pad-toggle")
-    page.wait_for_timeout(300)
+    page.wait_for_function("getComputedStyle(document.getElementById('side')).transform === 'none'")
     assert hidden_parts(page, ["#pad tfoot", "#pad-close"]) == []
     page.click("#pad-close")
-    page.wait_for_timeout(300)
-    assert page.locator("#pad tfoot").is_hidden()
+    page.locator("#pad tfoot").wait_for(state="hidden")
 
     # Someone else opens the invitation link: the game has started, so they watch.
     watcher = new_context(viewport=size, is_mobile=True, has_touch=True).new_page()

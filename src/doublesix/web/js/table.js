@@ -3,6 +3,7 @@
 import { ApiError, get, seatAt } from './api.js';
 import { setRulesPreset, sortBots, startPage, toast } from './common.js';
 import { has, onLanguage, tattr, tx } from './i18n.js';
+import { heard, muteSwitch, updateTitle } from './table/attention.js';
 import { renderCard } from './table/cards.js';
 import { tickTimers } from './table/clock.js';
 import { connect } from './table/connection.js';
@@ -57,6 +58,7 @@ function accept(view, events) {
   if (newRound || view.status !== 'playing') clearNotes();
   render(fresh);
   announce(events);
+  heard(prev, view, events);
 }
 
 const socket = {
@@ -127,7 +129,11 @@ async function main() {
   });
   new ResizeObserver(() => state.view && board()).observe(document.querySelector('.board-wrap'));
   setInterval(tickTimers, 250);
-  onLanguage(() => state.view && render());
+  muteSwitch();
+  onLanguage(() => {
+    if (state.view) render();
+    updateTitle();
+  });
 
   const held = seatAt(tableId);
   if (held) {

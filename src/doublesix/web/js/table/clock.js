@@ -1,8 +1,10 @@
-// The clocks: each turn timer, the clock for Continue, and "disconnected — 0:42" under a
+// The clocks: each turn timer (red in its last ten seconds, and ours ticks then), the clock
+// for Continue, and "disconnected — 0:42" under a
 // seat whose player has no connection (then "a bot plays"). Ticked four times a second.
 import { clear } from '../common.js';
 import { tx } from '../i18n.js';
-import { state } from './state.js';
+import { clockAt, LOW } from './attention.js';
+import { mySeat, state } from './state.js';
 
 function mmss(seconds) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
@@ -35,6 +37,7 @@ function tickAway() {
 export function tickTimers() {
   tickAway();
   const v = state.view;
+  let mine = null;
   for (const node of document.querySelectorAll('.timer')) {
     const forContinue = node.dataset.seat === 'continue';
     const runs = forContinue
@@ -49,6 +52,8 @@ export function tickTimers() {
     node.dataset.literal = '';
     node.textContent = mmss(left);
     node.classList.add('running');
-    node.classList.toggle('low', left <= 5);
+    node.classList.toggle('low', left <= LOW);
+    if (!forContinue && Number(node.dataset.seat) === mySeat()) mine = left;
   }
+  clockAt(mine);
 }
