@@ -565,7 +565,9 @@ class TableActor:
             if delay > 0:
                 await asyncio.sleep(delay)
             try:
-                move = await self.thinking.choose(level, seed, view)
+                humans = [s.seat for s in self.table.seats if s.kind == "human"]
+                watched = any(s not in self._gone for s in humans)
+                move = await self.thinking.choose(level, seed, view, table=self.id, watched=watched)
             except Exception:
                 log.exception(
                     "table %s: bot of seat %d failed; it plays its first move", self.id, seat

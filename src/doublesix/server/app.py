@@ -17,6 +17,7 @@ from fastapi import FastAPI
 
 from doublesix.server import errors
 from doublesix.server.actor import Settings
+from doublesix.server.bodies import BodyLimit
 from doublesix.server.deps import Server
 from doublesix.server.hub import LocalHub
 from doublesix.server.manager import TableManager
@@ -24,6 +25,7 @@ from doublesix.server.reviews import Reviews
 from doublesix.server.routes import games, pages, players, records, tables
 from doublesix.server.store import SqlStore, Store
 from doublesix.server.thinking import Thinking
+from doublesix.server.uploads import Uploads
 from doublesix.server.ws import Limits, table_socket
 
 log = logging.getLogger(__name__)
@@ -53,13 +55,15 @@ def create_app(
         thinking = Thinking(settings.think_workers)
         manager = TableManager(the_store, hub, settings, thinking)
         reviews = Reviews(settings.review_ms)
-        app.state.server = Server(the_store, hub, manager, settings, limits, reviews)
+        uploads = Uploads()
+        app.state.server = Server(the_store, hub, manager, settings, limits, reviews, uploads)
         resumed = await manager.resume()
         log.info("doublesix: %d tables resumed", resumed)
         try:
             yield
         finally:
             reviews.close()
+            uploads.close()
             await manager.close()
             thinking.close()
             await the_store.close()
@@ -71,6 +75,7 @@ def create_app(
         redoc_url=None,
     )
     errors.install(app)
+    app.add_middleware(BodyLimit)
     for area in (players, tables, games, records):
         app.include_router(area.router)
     app.add_api_websocket_route("/ws/table/{table_id}", table_socket)

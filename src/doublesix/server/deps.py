@@ -17,6 +17,7 @@ from doublesix.server.hub import Hub
 from doublesix.server.manager import TableManager
 from doublesix.server.reviews import Reviews
 from doublesix.server.store import Guest, Store, TableRecord
+from doublesix.server.uploads import Uploads
 from doublesix.server.ws import Limits
 
 COOKIE = "ds_guest"
@@ -33,11 +34,17 @@ class Server:
     settings: Settings
     limits: Limits
     reviews: Reviews
+    uploads: Uploads
 
 
 def server(request: Request) -> Server:
     found: Server = request.app.state.server
     return found
+
+
+def client_address(request: Request) -> str:
+    """The address the request came from (limits and fair shares are counted by it)."""
+    return request.client.host if request.client is not None else ""
 
 
 def not_found(what: str) -> CommandError:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -9,6 +11,21 @@ from starlette.exceptions import HTTPException
 
 from doublesix.rules.record import RecordError
 from doublesix.server.actor import CommandError
+from doublesix.server.bodies import BodyTooLarge
+
+
+class Refused(Exception):
+    """A request refused with a ready answer: ``status`` and its JSON ``body``."""
+
+    def __init__(self, status: int, body: dict[str, Any]) -> None:
+        super().__init__(str(body.get("error")))
+        self.status = status
+        self.body = body
+
+
+def record_error_body(e: RecordError) -> dict[str, Any]:
+    """The answer to a record that does not replay: where, and which rule."""
+    return {"error": str(e), "field": e.field, "round": e.round, "event": e.event, "rule": e.rule}
 
 
 def install(app: FastAPI) -> None:
@@ -18,10 +35,13 @@ def install(app: FastAPI) -> None:
     async def command_error(_: Request, e: CommandError) -> JSONResponse:
         return JSONResponse(e.body(), status_code=e.status)
 
+    @app.exception_handler(Refused)
+    async def refused(_: Request, e: Refused) -> JSONResponse:
+        return JSONResponse(e.body, status_code=e.status)
+
     @app.exception_handler(RecordError)
     async def bad_record(_: Request, e: RecordError) -> JSONResponse:
-        where = {"field": e.field, "round": e.round, "event": e.event, "rule": e.rule}
-        return JSONResponse({"error": str(e), **where}, status_code=422)
+        return JSONResponse(record_error_body(e), status_code=422)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
@@ -36,4 +56,11 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, e: HTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(e.detail)}, status_code=e.status_code)
+        body: dict[str, Any] = {"error": str(e.detail)}
+        if isinstance(e.__cause__, RecursionError):
+            body["error"] = "the JSON is nested too deeply"
+        if isinstance(e, BodyTooLarge):
+            body["limit"] = e.limit
+        # after a body refused mid-way, the rest of it is not read: the connection closes
+        close = {"connection": "close"} if e.status_code in (408, 413) else None
+        return JSONResponse(body, status_code=e.status_code, headers=close)

@@ -30,6 +30,7 @@ from doublesix.server.actor import (
     ViewCommand,
 )
 from doublesix.server.manager import TableManager
+from doublesix.server.workers import Busy
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,8 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.floor: int | None = None
         """The last version queued; None until the first frames are."""
+        self.hint: asyncio.Task[None] | None = None
+        """The hint being found for this socket (stopped when it closes)."""
 
     def deliver(self, version: int | None, frame: str) -> None:
         if self.floor is None:
@@ -226,6 +229,8 @@ async def _serve(
     except (WebSocketDisconnect, CommandError):
         return
     finally:
+        if conn.hint is not None:
+            conn.hint.cancel()
         manager.hub.unsubscribe(actor.id, conn)
         if connected:
             with contextlib.suppress(CommandError):  # a table that stopped has nobody to tell
@@ -250,7 +255,9 @@ async def _handle(actor: TableActor, conn: Connection, frame: dict[str, Any]) ->
     elif kind == "continue":
         await actor.submit(ContinueCommand(conn.seat))
     elif kind == "hint":
-        await _hint(actor, conn)
+        if conn.hint is not None and not conn.hint.done():
+            raise CommandError("hint_pending", "your hint is being found")
+        conn.hint = asyncio.create_task(_hint(actor, conn))
     elif kind == "hello":
         raise _bad("hello comes once, first")
     else:
@@ -258,6 +265,13 @@ async def _handle(actor: TableActor, conn: Connection, frame: dict[str, Any]) ->
 
 
 async def _hint(actor: TableActor, conn: Connection) -> None:
+    try:
+        conn.send({"type": "hint", "moves": await _hint_moves(actor, conn)})
+    except CommandError as e:
+        conn.send(e.frame())
+
+
+async def _hint_moves(actor: TableActor, conn: Connection) -> list[Any]:
     if conn.seat is None:
         raise CommandError("spectator", "hints are for the seat to move")
     if not actor.table.hints:
@@ -266,7 +280,8 @@ async def _hint(actor: TableActor, conn: Connection) -> None:
     if view is None or not view.my_turn:
         raise CommandError("not_your_turn", "a hint is for your own turn")
     try:
-        moves = await actor.thinking.hints(view)
+        return await actor.thinking.hints(view, table=actor.id, seat=conn.seat)
     except BrokenProcessPool:
         raise CommandError("no_hints", "the hint's search stopped; ask again") from None
-    conn.send({"type": "hint", "moves": moves})
+    except Busy:
+        raise CommandError("busy", "this table's thinking is busy; ask again soon") from None

@@ -1,4 +1,4 @@
-"""The post-game review, shared by a server game's page and an uploaded record."""
+"""The post-game review of a server game (an uploaded record's is in ``records``)."""
 
 from __future__ import annotations
 
@@ -6,24 +6,12 @@ from typing import Any
 
 from fastapi import Request
 
-from doublesix.server.actor import CommandError
-from doublesix.server.deps import server
-from doublesix.server.reviews import ReviewsBusy
+from doublesix.server.deps import client_address, server
 from doublesix.server.views import JSON
 
 
-def check_seat(record: dict[str, Any], seat: int) -> None:
-    players = int(record["ruleset"]["players"])
-    if not 0 <= seat < players:
-        raise CommandError(
-            "bad_seat", f"no seat {seat} at a table of {players}", field="seat", status=422
-        )
-
-
 async def review(request: Request, key: str, record: dict[str, Any], seat: int) -> JSON:
-    try:
-        return await server(request).reviews.review(key, record, seat)
-    except ReviewsBusy:
-        raise CommandError(
-            "busy", "too many reviews are waiting; ask again soon", status=503
-        ) from None
+    found: JSON = await server(request).reviews.review(
+        key, record, seat, client=client_address(request)
+    )
+    return found
