@@ -9,7 +9,10 @@ import signal
 import time
 from contextlib import ExitStack
 
+import pytest
+
 from doublesix.rules.record import replay
+from doublesix.server import lobby
 
 from .server_helpers import AppFactory, Socket, TestClient, join, new_table
 
@@ -41,7 +44,10 @@ def test_kozel_with_three_bots(client: TestClient) -> None:
     assert list(replay(record).scores) == final["scores"]
 
 
-def test_timer_plays_for_a_seat_that_runs_out(client: TestClient) -> None:
+def test_timer_plays_for_a_seat_that_runs_out(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lobby, "MIN_TIMER", 0.1)  # a table's turns are 5 s at least
     table = new_table(
         client, preset="block", seats=[{"kind": "human"}, {"kind": "open"}], timer=0.2
     )
@@ -59,8 +65,11 @@ def test_timer_plays_for_a_seat_that_runs_out(client: TestClient) -> None:
             assert a.view["timer"]["seat"] == a.view["turn"]
 
 
-def test_R25_the_continue_clock_presses_for_players_who_do_not(make_app: AppFactory) -> None:
+def test_R25_the_continue_clock_presses_for_players_who_do_not(
+    make_app: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """At a timer table nobody waits forever at a round's end either (R25)."""
+    monkeypatch.setattr(lobby, "MIN_TIMER", 0.1)
     with TestClient(make_app(continue_seconds=0.3)) as client:
         table = new_table(
             client, preset="block", seats=[{"kind": "human"}, {"kind": "open"}], timer=0.1

@@ -16,6 +16,7 @@ from doublesix.cli.common import (
     Subparsers,
     UsageError,
     add_ruleset_options,
+    number,
     ruleset_from,
 )
 
@@ -49,7 +50,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="seed (default 1)")
     parser.add_argument(
         "--ms-per-move",
-        type=float,
+        type=number(0, 60_000, above=True),
         metavar="M",
         help="time budget per move of the searching bots given without one of their own, in "
         "ms of one core (default: each level's); counted as work, so results stay "
@@ -86,8 +87,6 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--bots: {error}") from None
     if args.games < 1:
         raise UsageError(f"--games: {args.games}; play at least 1 game")
-    if args.ms_per_move is not None and args.ms_per_move <= 0:
-        raise UsageError(f"--ms-per-move: {args.ms_per_move}; give a positive number")
     if args.jobs < 1:
         raise UsageError(f"--jobs: {args.jobs}; give 1 or more processes")
     log = None

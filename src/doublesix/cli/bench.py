@@ -21,7 +21,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from doublesix.cli.common import Subparsers, UsageError, add_ruleset_options, ruleset_from
+from doublesix.cli.common import (
+    Subparsers,
+    UsageError,
+    add_ruleset_options,
+    number,
+    ruleset_from,
+)
 from doublesix.playout import random_rounds
 from doublesix.rules.game import Game
 from doublesix.rules.ruleset import Ruleset
@@ -40,7 +46,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     add_ruleset_options(parser)
     parser.add_argument(
         "--seconds",
-        type=float,
+        type=number(0, 3600, above=True),
         default=5.0,
         metavar="S",
         help="total time, split over the runs of both measurements (default 5)",

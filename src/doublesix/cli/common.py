@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
 from doublesix.rules.ruleset import PRESETS, Ruleset, RulesetError, preset
@@ -33,6 +34,24 @@ class UsageError(CommandError):
 
     def __init__(self, message: str) -> None:
         super().__init__(message, EXIT_USAGE)
+
+
+def number(low: float, high: float, *, above: bool = False) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number from ``low`` (or above it, ``above=True``) to
+    ``high``; anything else (NaN, infinity, out of range) is a usage error naming the flag."""
+    shown = f"above {low:g}" if above else f"from {low:g}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not math.isfinite(value) or value < low or (above and value == low) or value > high:
+            raise argparse.ArgumentTypeError(f"{text}: give a number {shown} to {high:g}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
 
 
 def add_ruleset_options(parser: argparse.ArgumentParser, *, target: bool = True) -> None:

@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import json
 
-from doublesix.cli.common import CommandError, Subparsers, UsageError
+from doublesix.cli.common import CommandError, Subparsers, UsageError, number
 
 EXTRA_SECONDS = 60.0
 """Beyond setup, play and drain: the whole run is cut off after this much more."""
@@ -35,7 +35,10 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         help="socket clients, spread over the tables (%(default)s)",
     )
     parser.add_argument(
-        "--seconds", type=float, default=30.0, help="how long they play (%(default)s)"
+        "--seconds",
+        type=number(0, 24 * 3600, above=True),
+        default=30.0,
+        help="how long they play (%(default)s)",
     )
     parser.add_argument(
         "--think",

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from doublesix.cli.common import CommandError, Subparsers
+from doublesix.record_bounds import RecordTooLarge, read_bounded
 from doublesix.rules import record
 from doublesix.rules.record import RecordError
 from doublesix.rules.text import record_lines
@@ -27,12 +28,16 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def read_text(name: str) -> str:
-    if name == "-":
-        return sys.stdin.read()
-    path = Path(name)
+def read_record_text(name: str) -> str:
+    """The text of the record file ``name`` (``-``: stdin), ``record_bounds.MAX_BYTES`` at
+    most: a larger file, or an endless one, is refused before it fills the memory."""
     try:
-        return path.read_text(encoding="utf-8")
+        if name == "-":
+            return read_bounded(sys.stdin.buffer).decode("utf-8")
+        with Path(name).open("rb") as stream:
+            return read_bounded(stream).decode("utf-8")
+    except RecordTooLarge as e:
+        raise CommandError(f"{name}: not a record: {e}") from None
     except FileNotFoundError:
         raise CommandError(f"{name}: no such file") from None
     except IsADirectoryError:
@@ -44,7 +49,7 @@ def read_text(name: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    text = read_text(args.file)
+    text = read_record_text(args.file)
     try:
         data = record.loads(text)
         game = record.replay(data)

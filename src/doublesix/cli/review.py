@@ -6,7 +6,8 @@ import argparse
 import json
 from pathlib import Path
 
-from doublesix.cli.common import CommandError, Subparsers, UsageError
+from doublesix.cli.common import CommandError, Subparsers, UsageError, number
+from doublesix.cli.replay import read_record_text
 from doublesix.review import review
 from doublesix.rules import record
 
@@ -24,7 +25,11 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument("file", metavar="FILE", help="a doublesix/1 record (JSON)")
     parser.add_argument("--seat", type=int, default=0, metavar="N", help="the seat (default 0)")
     parser.add_argument(
-        "--ms", type=float, default=300.0, metavar="M", help="search per move in ms (default 300)"
+        "--ms",
+        type=number(0, 60_000, above=True),
+        default=300.0,
+        metavar="M",
+        help="search per move in ms (default 300)",
     )
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="search seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
@@ -33,18 +38,13 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise CommandError(f"cannot read {path}: {e.strerror or e}") from None
+    text = read_record_text(args.file)
     try:
         game = record.replay(record.loads(text))
     except record.RecordError as e:
         raise CommandError(f"{path}: {e}") from None
     if not 0 <= args.seat < game.ruleset.players:
         raise UsageError(f"--seat: no seat {args.seat} at a table of {game.ruleset.players}")
-    if args.ms <= 0:
-        raise UsageError(f"--ms: {args.ms}; give a positive number")
     rows = review(game, args.seat, args.ms, args.seed)
     total = sum(r.loss for r in rows)
     if args.json:

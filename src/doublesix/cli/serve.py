@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import argparse
 
-from doublesix.cli.common import Subparsers, UsageError
+from doublesix.cli.common import Subparsers, UsageError, number
 
 DEFAULT_DB = "sqlite+aiosqlite:///doublesix.sqlite3"
+MAX_BOT_DELAY = 60.0
+"""Seconds a bot may be told to wait before its move at most."""
+MAX_GRACE = 24 * 3600.0
+"""Seconds a disconnected player may keep the seat at most."""
+MAX_REVIEW_MS = 10_000.0
+"""The review's search per move at most (a review searches 30 s at most in all)."""
+MAX_THINK_WORKERS = 64
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -27,14 +34,14 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--bot-delay",
-        type=float,
+        type=number(0, MAX_BOT_DELAY),
         default=0.6,
         metavar="SECONDS",
         help="how long a bot waits before its move (%(default)s)",
     )
     parser.add_argument(
         "--grace",
-        type=float,
+        type=number(0, MAX_GRACE),
         default=60.0,
         metavar="SECONDS",
         help="how long a disconnected player keeps the seat before a bot plays for it "
@@ -42,7 +49,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--review-ms",
-        type=float,
+        type=number(0, MAX_REVIEW_MS, above=True),
         default=100.0,
         metavar="MS",
         help="the expert's search per decision in a post-game review (%(default)s)",
@@ -60,14 +67,8 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.bot_delay < 0:
-        raise UsageError("--bot-delay cannot be negative")
-    if args.grace < 0:
-        raise UsageError("--grace cannot be negative")
-    if args.review_ms <= 0:
-        raise UsageError(f"--review-ms {args.review_ms}: give a positive number")
-    if args.think_workers is not None and args.think_workers < 1:
-        raise UsageError(f"--think-workers {args.think_workers}: give 1 or more")
+    if args.think_workers is not None and not 1 <= args.think_workers <= MAX_THINK_WORKERS:
+        raise UsageError(f"--think-workers {args.think_workers}: give 1 to {MAX_THINK_WORKERS}")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: not a port")
     import uvicorn  # the web stack loads only for this command

@@ -16,6 +16,8 @@ from doublesix.server.views import JSON
 
 TARGETS = (50, 100, 150)
 """Targets the lobby offers (R30); any positive number may be given."""
+MIN_TIMER = 5.0
+"""Seconds a turn's clock may be set to at least (less is not a game people can play)."""
 MAX_TIMER = 3600.0
 
 
@@ -25,25 +27,27 @@ class GuestIn(BaseModel):
 
 class SeatIn(BaseModel):
     kind: Literal["human", "bot", "open"]
-    bot: str | None = None
+    bot: str | None = Field(default=None, max_length=32)
 
 
 class TableIn(BaseModel):
-    preset: str
-    options: dict[str, Any] = Field(default_factory=dict)
-    seats: list[SeatIn] | None = None
-    timer: float | None = Field(default=None, gt=0, le=MAX_TIMER)
+    preset: str = Field(max_length=32)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=64)
+    seats: list[SeatIn] | None = Field(default=None, max_length=8)
+    timer: float | None = Field(default=None, gt=0, le=MAX_TIMER, allow_inf_nan=False)
+    """Seconds of a turn: ``MIN_TIMER`` to ``MAX_TIMER`` (the minimum is checked in
+    ``new_table``, where a test may lower it)."""
     hints: bool | None = None
     """None: hints on where no other human may sit (every other seat a bot), else off."""
 
 
 class JoinIn(BaseModel):
     seat: int | None = None
-    invite: str | None = None
+    invite: str | None = Field(default=None, max_length=64)
 
 
 class BotIn(BaseModel):
-    bot: str
+    bot: str = Field(max_length=32)
 
 
 def clean_name(name: str) -> str:
@@ -74,6 +78,13 @@ def build_ruleset(name: str, options: dict[str, Any], players: int | None) -> Ru
 
 def new_table(body: TableIn, creator: Guest, now: float, seed: int) -> TableRecord:
     """A table as ``body`` asks, the creator at seat 0; CommandError says what is wrong."""
+    if body.timer is not None and body.timer < MIN_TIMER:
+        raise CommandError(
+            "timer",
+            f"timer: a turn is {MIN_TIMER:g} to {MAX_TIMER:g} seconds",
+            field="timer",
+            status=422,
+        )
     players = len(body.seats) if body.seats is not None else None
     try:
         ruleset = build_ruleset(body.preset, body.options, players)
@@ -169,5 +180,5 @@ def presets_json() -> JSON:
             for name, p in PRESETS.items()
         ],
         "options": options,
-        "timer": {"min": 0, "max": MAX_TIMER},
+        "timer": {"min": MIN_TIMER, "max": MAX_TIMER},
     }
