@@ -14,6 +14,8 @@ MAX_GRACE = 24 * 3600.0
 MAX_REVIEW_MS = 10_000.0
 """The review's search per move at most (a review searches 30 s at most in all)."""
 MAX_THINK_WORKERS = 64
+CONNECTIONS = 4000
+"""Connections and requests in progress at once, from everyone; past it uvicorn answers 503."""
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -62,8 +64,33 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         help="worker processes for the searching bots and hints (default: one per core "
         "but one, at least one)",
     )
+    parser.add_argument(
+        "--origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a page origin besides this server's own that may open table sockets, "
+        "e.g. https://dominoes.example (repeatable; for a server behind a proxy)",
+    )
+    parser.add_argument(
+        "--no-limits",
+        action="store_true",
+        help="no limits per client address (for a load test from one address)",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn's log level (%(default)s)")
     return parser
+
+
+def _more_files() -> None:
+    """Raise this process's open-file limit to its hard limit (sockets are files)."""
+    try:
+        import resource
+    except ImportError:  # not on this system
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, 65536), hard))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,6 +102,9 @@ def run(args: argparse.Namespace) -> int:
 
     from doublesix.server import create_app
     from doublesix.server.actor import Settings
+    from doublesix.server.addresses import AddressLimits
+    from doublesix.server.connections import GuardedH11Protocol
+    from doublesix.server.quietlog import log_config
     from doublesix.server.store import database_url
 
     settings = Settings(
@@ -82,13 +112,27 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.think_workers is not None:
         settings.think_workers = args.think_workers
-    app = create_app(database_url(args.db), settings=settings)
+    app = create_app(
+        database_url(args.db),
+        settings=settings,
+        address_limits=None if args.no_limits else AddressLimits(),
+        origins=args.origin,
+    )
+    _more_files()
     print(f"doublesix: serving http://{args.host}:{args.port}/ (database {args.db})", flush=True)
     uvicorn.run(
         app,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
-        ws_max_size=64 * 1024,
+        log_config=log_config(args.log_level),
+        http=GuardedH11Protocol,  # headers within 10 s; 64 connections per address
+        timeout_keep_alive=5,
+        limit_concurrency=CONNECTIONS,
+        h11_max_incomplete_event_size=16 * 1024,  # a request's line and headers
+        ws_max_size=16 * 1024,  # a client frame is 4,096 characters at most
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        timeout_graceful_shutdown=5,
     )
     return 0

@@ -9,7 +9,7 @@ area), the table socket in ``ws.py``.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -17,8 +17,10 @@ from fastapi import FastAPI
 
 from doublesix.server import errors
 from doublesix.server.actor import Settings
+from doublesix.server.addresses import AddressGuard, AddressLimits
 from doublesix.server.bodies import BodyLimit
 from doublesix.server.deps import Server
+from doublesix.server.headers import BrowserGuard
 from doublesix.server.hub import LocalHub
 from doublesix.server.manager import TableManager
 from doublesix.server.reviews import Reviews
@@ -42,8 +44,14 @@ def create_app(
     settings: Settings | None = None,
     limits: Limits | None = None,
     web_dir: Path | None = None,
+    address_limits: AddressLimits | None = None,
+    origins: Sequence[str] = (),
 ) -> FastAPI:
-    """The app on database URL ``db`` (default: ``doublesix.sqlite3`` here) or on ``store``."""
+    """The app on database URL ``db`` (default: ``doublesix.sqlite3`` here) or on ``store``.
+
+    ``address_limits``: limits per client address (none without); ``origins``: the
+    pages' origins besides the server's own that may open a table socket.
+    """
     settings = settings or Settings(bot_delay=bot_delay)
     limits = limits or Limits()
 
@@ -75,7 +83,10 @@ def create_app(
         redoc_url=None,
     )
     errors.install(app)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit)  # the last added is the outermost
+    if address_limits is not None:
+        app.add_middleware(AddressGuard, limits=address_limits)
+    app.add_middleware(BrowserGuard, origins=origins)
     for area in (players, tables, games, records):
         app.include_router(area.router)
     app.add_api_websocket_route("/ws/table/{table_id}", table_socket)

@@ -5,9 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 
-from doublesix.server.actor import DescribeCommand, JoinCommand, SetBotCommand, available_bots
-from doublesix.server.deps import GuestDep, MaybeGuest, ServerDep, not_found, table_of
+from doublesix.server.actor import (
+    CommandError,
+    DescribeCommand,
+    JoinCommand,
+    SetBotCommand,
+    available_bots,
+)
+from doublesix.server.deps import GuestDep, MaybeGuest, Server, ServerDep, not_found, table_of
 from doublesix.server.lobby import BotIn, JoinIn, TableIn, new_table, presets_json, table_json
 from doublesix.server.store import TableRecord
 
@@ -15,6 +24,32 @@ router = APIRouter(prefix="/api")
 
 FINISHED_LISTED = 50
 """Finished tables the lobby lists, the newest first."""
+TABLES_AT_ONCE = 5
+"""Tables a guest may have created and not finished at once."""
+CREATIONS = parse("10/minute")
+"""Tables a guest may create per window."""
+_creations = MovingWindowRateLimiter(MemoryStorage())
+
+
+def check_quota(srv: Server, guest_id: str) -> None:
+    """Refuse a guest over ``TABLES_AT_ONCE`` unfinished tables or ``CREATIONS`` (429)."""
+    unfinished = sum(
+        1
+        for actor in srv.manager.actors.values()
+        if actor.table.creator == guest_id and actor.table.status != "finished"
+    )
+    if unfinished >= TABLES_AT_ONCE:
+        raise CommandError(
+            "too_many_tables",
+            f"a guest has {TABLES_AT_ONCE} unfinished tables at most; finish one first",
+            status=429,
+        )
+    if not _creations.hit(CREATIONS, "tables", guest_id):
+        raise CommandError(
+            "too_many_tables",
+            f"a guest creates {CREATIONS.amount} tables a minute at most",
+            status=429,
+        )
 
 
 @router.get("/presets")
@@ -41,6 +76,7 @@ async def tables(srv: ServerDep) -> dict[str, list[dict[str, Any]]]:
 @router.post("/tables")
 async def create_table(body: TableIn, srv: ServerDep, creator: GuestDep) -> dict[str, Any]:
     settings = srv.settings
+    check_quota(srv, creator.id)
     table = new_table(body, creator, settings.clock(), settings.new_seed())
     actor = await srv.manager.create(table)
     described: TableRecord = await actor.submit(DescribeCommand())

@@ -1,0 +1,137 @@
+"""Limits per client address: requests per time, sockets at once (an ASGI middleware).
+
+One address may send ``requests`` requests per window, and fewer to the
+routes that create something (``routes``: a guest, a table, an upload, a
+review); past a limit it gets 429 with the protocol's error naming the limit,
+and ``Retry-After``. It may hold ``sockets`` table sockets at once and open
+``socket_opens`` per window; a socket past those is accepted and closed at
+once with code 4429 and the limit as its reason (a browser shows no reason
+for a refused handshake).
+
+The counts use the ``limits`` library (moving windows, in this process's
+memory). ``doublesix serve`` turns them on; an app made without them (the
+tests) has none.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+CLOSE_LIMITED = 4429
+"""The close code of a socket refused by a limit (its reason names the limit)."""
+
+
+@dataclass(frozen=True)
+class AddressLimits:
+    """The limits of one client address (``limits`` notation: ``"100/10 seconds"``)."""
+
+    requests: str = "300/10 seconds"
+    """Every HTTP request (a page and its files are about 20)."""
+    routes: Mapping[str, str] = field(
+        default_factory=lambda: {
+            "POST /api/guest": "30/minute",
+            "POST /api/tables": "30/minute",
+            "POST /api/records": "30/minute",
+            "POST /api/records/review": "10/minute",
+        }
+    )
+    """Stricter limits of the routes that make something (method and path)."""
+    sockets: int = 32
+    """Table sockets open at once."""
+    socket_opens: str = "120/minute"
+    """Table sockets opened per window."""
+
+
+def _said(item: RateLimitItem) -> str:
+    multiple = item.multiples
+    unit = item.GRANULARITY.name
+    per = f"{multiple} {unit}s" if multiple != 1 else unit
+    return f"{item.amount} per {per}"
+
+
+class AddressGuard:
+    """The ASGI middleware: ``app`` behind the limits of ``limits`` per client address."""
+
+    def __init__(self, app: ASGIApp, limits: AddressLimits) -> None:
+        self.app = app
+        self.limits = limits
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.requests = parse(limits.requests)
+        self.routes = {route: parse(text) for route, text in limits.routes.items()}
+        self.socket_opens = parse(limits.socket_opens)
+        self.sockets: Counter[str] = Counter()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = client[0] if client else ""
+        if scope["type"] == "http":
+            route = f"{scope['method']} {scope['path'].rstrip('/')}"
+            for key, item in ((route, self.routes.get(route)), ("*", self.requests)):
+                if item is not None and not self.limiter.hit(item, key, address):
+                    await self._too_many(send, item, key, address)
+                    return
+            await self.app(scope, receive, send)
+            return
+        if self.sockets[address] >= self.limits.sockets:
+            await _refuse_socket(
+                receive, send, f"at most {self.limits.sockets} sockets from one address"
+            )
+            return
+        if not self.limiter.hit(self.socket_opens, "ws", address):
+            await _refuse_socket(
+                receive, send, f"at most {_said(self.socket_opens)} new sockets from one address"
+            )
+            return
+        self.sockets[address] += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.sockets[address] -= 1
+            if self.sockets[address] <= 0:
+                del self.sockets[address]
+
+    async def _too_many(self, send: Send, item: RateLimitItem, key: str, address: str) -> None:
+        stats = self.limiter.get_window_stats(item, key, address)
+        retry = max(1, math.ceil(stats.reset_time - time.time()))
+        where = "requests" if key == "*" else key
+        body = json.dumps(
+            {
+                "error": f"too many {where} from your address: at most {_said(item)}",
+                "limit": _said(item),
+                "retry_after": retry,
+            }
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 429,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"retry-after", str(retry).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+async def _refuse_socket(receive: Receive, send: Send, reason: str) -> None:
+    """Accept the socket and close it at once with ``CLOSE_LIMITED`` and ``reason``."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.close", "code": CLOSE_LIMITED, "reason": reason})
