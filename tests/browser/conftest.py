@@ -100,6 +100,9 @@ def new_context(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
     def make(**options: Any) -> Any:
         options.setdefault("viewport", {"width": 1280, "height": 800})
         options.setdefault("locale", "en-US")
+        # Playwright's waits evaluate strings in the page, which the server's
+        # Content-Security-Policy forbids: test_browser_csp.py checks the pages under it
+        options.setdefault("bypass_csp", True)
         context = browser.new_context(base_url=server, **options)
         requests = Requests()
         requests.watch(context)

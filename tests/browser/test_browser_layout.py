@@ -31,7 +31,7 @@ BOXES = [
 
 @pytest.fixture(scope="module")
 def layouts(browser: Any, server: str) -> list[dict[str, Any]]:
-    context = browser.new_context(base_url=server)
+    context = browser.new_context(base_url=server, bypass_csp=True)  # see conftest.py
     requests = Requests()
     requests.watch(context)
     page = context.new_page()
