@@ -99,10 +99,14 @@ class Pad:
         longest = max(self._recent, default=0.0)
         return max(self.budget, longest) * self.MARGIN
 
-    async def wait(self, took: float) -> None:
-        """After a search of ``took`` seconds: wait until the pad has passed since it began."""
+    async def wait(self, took: float, *, learn: bool = True) -> None:
+        """After a search of ``took`` seconds: wait until the pad has passed since it began.
+
+        ``learn``: count this search among the recent ones (the searches of tables
+        nobody watches do not lengthen everyone's pad)."""
         pad = self.seconds() * (1 + self.JITTER * self._random.random())
-        self._recent.append(took)
+        if learn:
+            self._recent.append(took)
         if pad > took:
             await asyncio.sleep(pad - took)
 
@@ -153,7 +157,7 @@ class Thinking:
             timed, decide, level, seed, view, key=table, urgent=watched
         )
         move, took = found
-        await self.pad(level).wait(took)
+        await self.pad(level).wait(took, learn=watched)
         return move
 
     async def hints(
