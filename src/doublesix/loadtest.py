@@ -20,7 +20,9 @@ Measured:
   end that it has the table's last version.
 
 It only ever connects to this machine (``check_url``), and it stops by itself:
-setup, play and drain each have a deadline.
+setup, play and drain each have a deadline. Requests go through ``httpx``, the
+sockets through ``websockets``. Many clients come from one address: the server
+must run without its limits per address (``serve --no-limits``).
 """
 
 from __future__ import annotations
@@ -34,9 +36,11 @@ import socket
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
 from urllib.parse import urlsplit
 
+import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
@@ -116,66 +120,6 @@ def check_url(url: str) -> tuple[str, int, str]:
     if not addresses or not all(a.is_loopback for a in addresses):
         raise LoadError(f"--url {url!r}: {host} is not a loopback address of this machine")
     return host, port, parts.path.rstrip("/")
-
-
-# --- a small HTTP client (loopback only, JSON in and out) ------------------------------
-
-
-async def _http(
-    host: str, port: int, method: str, path: str, body: Any = None, cookie: str | None = None
-) -> tuple[int, Any, str | None]:
-    """(status, JSON answer, the ``ds_guest`` cookie it set) of one request."""
-    data = b"" if body is None else json.dumps(body).encode()
-    head = [
-        f"{method} {path} HTTP/1.1",
-        f"Host: [{host}]:{port}" if ":" in host else f"Host: {host}:{port}",
-        "Connection: close",
-        "Accept: application/json",
-        f"Content-Length: {len(data)}",
-    ]
-    if body is not None:
-        head.append("Content-Type: application/json")
-    if cookie is not None:
-        head.append(f"Cookie: ds_guest={cookie}")
-    reader, writer = await asyncio.open_connection(host, port)
-    try:
-        writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
-        await writer.drain()
-        raw = await reader.read()
-    finally:
-        writer.close()
-        with contextlib.suppress(OSError):
-            await writer.wait_closed()
-    header, _, payload = raw.partition(b"\r\n\r\n")
-    lines = header.decode("latin-1").split("\r\n")
-    status = int(lines[0].split()[1])
-    set_cookie = None
-    chunked = False
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        if name.lower() == "set-cookie" and value.strip().startswith("ds_guest="):
-            set_cookie = value.strip()[len("ds_guest=") :].split(";")[0]
-        if name.lower() == "transfer-encoding" and "chunked" in value.lower():
-            chunked = True
-    if chunked:
-        payload = _unchunk(payload)
-    try:
-        answer = json.loads(payload) if payload else None
-    except ValueError:
-        answer = payload.decode("utf-8", "replace")
-    return status, answer, set_cookie
-
-
-def _unchunk(payload: bytes) -> bytes:
-    out = b""
-    while payload:
-        size_line, _, rest = payload.partition(b"\r\n")
-        size = int(size_line.split(b";")[0], 16)
-        if size == 0:
-            break
-        out += rest[:size]
-        payload = rest[size + 2 :]
-    return out
 
 
 # --- the run -------------------------------------------------------------------------
@@ -366,12 +310,29 @@ class _Run:
         """Table id → its version when the play stopped (the drain waits for it)."""
         self.gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
         self.tables: list[_Table] = []
+        # each client sends its own cookie: the shared client keeps none
+        keep_none = CookieJar(DefaultCookiePolicy(allowed_domains=[]))
+        self.client = httpx.AsyncClient(
+            base_url=f"http://{self.netloc}{self.base}",
+            cookies=keep_none,
+            timeout=60,
+            limits=httpx.Limits(max_connections=CONNECTS_AT_ONCE),
+        )
 
     async def http(
         self, method: str, path: str, body: Any = None, cookie: str | None = None
     ) -> tuple[int, Any, str | None]:
+        """(status, JSON answer, the ``ds_guest`` cookie it set) of one request."""
+        headers = {"Accept": "application/json"}
+        if cookie is not None:
+            headers["Cookie"] = f"ds_guest={cookie}"
         async with self.gate:
-            return await _http(self.host, self.port, method, self.base + path, body, cookie)
+            r = await self.client.request(method, path, json=body, headers=headers)
+        try:
+            answer = r.json() if r.content else None
+        except ValueError:
+            answer = r.text
+        return r.status_code, answer, r.cookies.get("ds_guest")
 
     def layout(self) -> list[int]:
         """How many clients sit at each table."""
@@ -473,14 +434,21 @@ async def run_load(config: LoadConfig) -> dict[str, Any]:
     if not 0 < config.seconds <= 24 * 3600:
         raise LoadError("--seconds must be above 0 (and at most a day)")
     run = _Run(config)
+    try:
+        for humans in run.layout():
+            run.seats(humans)
+        return await _run_load(config, run)
+    finally:
+        await run.client.aclose()
+
+
+async def _run_load(config: LoadConfig, run: _Run) -> dict[str, Any]:
     layout = run.layout()
-    for humans in layout:
-        run.seats(humans)
     setup_budget = config.setup_seconds or 30.0 + 0.06 * config.clients
     started = time.perf_counter()
     try:
         status, _, _ = await asyncio.wait_for(run.http("GET", "/api/bots"), 10)
-    except (OSError, TimeoutError) as e:
+    except (OSError, TimeoutError, httpx.HTTPError) as e:
         raise LoadError(f"no doublesix server at {config.url}: {e}") from None
     if status != 200:
         raise LoadError(f"{config.url} does not answer like a doublesix server ({status})")
