@@ -102,8 +102,8 @@ def test_forced_and_searched_replies_take_the_same_time(
 
 
 def test_a_seat_has_one_hint_in_flight(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Twenty sockets asking a hint for one seat make one search; it stops when every
-    asker has left before a worker took it."""
+    """Twenty sockets asking a hint for one seat make one search, kept for the position;
+    a search stops when every asker has left before a worker took it."""
     (view,) = views(0, 1)
     started: list[Any] = []
 
@@ -122,10 +122,12 @@ def test_a_seat_has_one_hint_in_flight(monkeypatch: pytest.MonkeyPatch) -> None:
             )
             assert len(started) == 1 and started == ["t"]
             assert all(a == answers[0] for a in answers) and answers[0]
+            again = await thinking.hints(view, table="t", seat=view.seat)
+            assert again == answers[0] and len(started) == 1  # kept for its position
             blocker = asyncio.ensure_future(thinking.hints(view, table="u", seat=view.seat))
             await asyncio.sleep(0.05)
             left = [
-                asyncio.ensure_future(thinking.hints(view, table="t", seat=view.seat))
+                asyncio.ensure_future(thinking.hints(view, table="v", seat=view.seat))
                 for _ in range(3)
             ]
             await asyncio.sleep(0.05)

@@ -13,7 +13,8 @@ The hint answers the protocol's ``{"type": "hint", "moves": [...]}``.
 Fair shares: each table's work waits in the table's own queue and the
 workers serve the tables in turn; a table nobody watches (``watched=False``)
 is served only when no watched table waits. A seat has one hint in flight:
-asking again while it is being searched waits for the same search.
+asking again while it is being searched waits for the same search, and
+asking again in the same position gets the hint found for it.
 
 The clock tells nothing: a searching level answers when its search would
 have ended at the longest (``Pad``), whether it searched or had a single
@@ -41,6 +42,8 @@ INSTANT_LEVELS = frozenset({"random", "greedy", "medium"})
 """Levels without search: they decide in the server's thread pool."""
 HINT_MS = 300.0
 """The hint's search (``doublesix.bots.hint``'s default budget)."""
+HINTS_KEPT = 1000
+"""Seats whose last hint is kept for their position (asked again, it is not searched again)."""
 QUEUED_PER_TABLE = 8
 """A table's decisions and hints waiting for a worker at most (more are refused)."""
 
@@ -164,13 +167,17 @@ class Thinking:
         self, view: SeatView, *, table: str | None = None, seat: int | None = None
     ) -> list[JSON]:
         """The hint rows for ``view``'s seat; one search per seat at a time, shared by
-        every asker of the same position; it stops if all of them stop waiting."""
+        every asker of the same position (and kept for it: asking again in the same
+        position costs nothing); it stops if all of them stop waiting."""
         key = (table, seat) if table is not None and seat is not None else None
         flight = None if key is None else self._hints.get(key)
-        if flight is None or flight.view != view or flight.task.done():
+        if flight is None or flight.view != view or flight.task.cancelled():
             flight = _Flight(view, asyncio.ensure_future(self._hint(view, table)))
             if key is not None:
-                self._hints[key] = flight
+                self._hints.pop(key, None)
+                self._hints[key] = flight  # the newest last: the oldest are forgotten first
+                while len(self._hints) > HINTS_KEPT:
+                    del self._hints[next(iter(self._hints))]
                 flight.task.add_done_callback(lambda _: self._forget(key, flight))
         flight.askers += 1
         try:
@@ -181,7 +188,9 @@ class Thinking:
                 flight.task.cancel()
 
     def _forget(self, key: Hashable, flight: _Flight) -> None:
-        if self._hints.get(key) is flight:
+        """Forget a search that failed or was stopped (a found hint is kept for its position)."""
+        failed = flight.task.cancelled() or flight.task.exception() is not None
+        if failed and self._hints.get(key) is flight:
             del self._hints[key]
 
     async def _hint(self, view: SeatView, table: str | None) -> list[JSON]:
