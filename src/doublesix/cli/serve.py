@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn  # the web stack loads only for this command
 
     from doublesix.server import create_app
-    from doublesix.server.actor import Settings
+    from doublesix.server.settings import Settings
     from doublesix.server.store import database_url
 
     settings = Settings(

@@ -17,8 +17,8 @@ from typing import Any
 
 from doublesix.review import review
 from doublesix.rules.record import replay
-from doublesix.server.views import JSON
 from doublesix.server.workers import Workers
+from doublesix.table.views import JSON
 
 KEEP = 200
 """Reviews kept in memory, newest first."""

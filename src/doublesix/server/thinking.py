@@ -18,8 +18,8 @@ import asyncio
 from doublesix.bots import hint, make_bot
 from doublesix.rules.moves import Move
 from doublesix.rules.view import SeatView
-from doublesix.server.views import JSON
 from doublesix.server.workers import Workers
+from doublesix.table.views import JSON
 
 INSTANT_LEVELS = frozenset({"random", "greedy", "medium"})
 """Levels without search: they decide in the server's thread pool."""

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from doublesix.rules.record import dumps, game_record, replay
-from doublesix.server.actor import CommandError
+from doublesix.server.errors import CommandError
 from doublesix.server.routes.reviewing import check_seat, review
 
 router = APIRouter(prefix="/api/records")

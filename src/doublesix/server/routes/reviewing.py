@@ -6,10 +6,10 @@ from typing import Any
 
 from fastapi import Request
 
-from doublesix.server.actor import CommandError
 from doublesix.server.deps import server
+from doublesix.server.errors import CommandError
 from doublesix.server.reviews import ReviewsBusy
-from doublesix.server.views import JSON
+from doublesix.table.views import JSON
 
 
 def check_seat(record: dict[str, Any], seat: int) -> None:
