@@ -67,7 +67,7 @@ def test_a_phone_plays_kozel_to_the_end(new_context: Any, phone: str, screenshot
 
     # Someone else opens the invitation link: the game has started, so they watch.
     watcher = new_context(viewport=size, is_mobile=True, has_touch=True).new_page()
-    watcher.goto(f"/table/{table['id']}?invite={table['invite']}")
+    watcher.goto(f"/table/{table['id']}?invite=a-stale-code")
     watcher.wait_for_selector("#my-name .watching")
     assert watcher.locator("#my-name .name").count() == 0  # not labelled as the seat's player
     assert "Below: Marguerite" in watcher.locator("#my-name").inner_text()
