@@ -10,6 +10,7 @@ the start watches, and the table says so.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ import pytest
 from .browser_helpers import hidden_parts, play_until
 
 PHONES = {"upright": {"width": 390, "height": 844}, "on its side": {"width": 844, "height": 390}}
+SHOTS = {"upright": "phone-upright.png", "on its side": "phone-side.png"}
 
 
 def open_kozel_table(context: Any, target: int) -> dict[str, Any]:
@@ -36,7 +38,7 @@ def open_kozel_table(context: Any, target: int) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("phone", list(PHONES))
-def test_a_phone_plays_kozel_to_the_end(new_context: Any, phone: str) -> None:
+def test_a_phone_plays_kozel_to_the_end(new_context: Any, phone: str, screenshots: Path) -> None:
     size = PHONES[phone]
     context = new_context(viewport=size, is_mobile=True, has_touch=True)
     table = open_kozel_table(context, target=12)
@@ -65,7 +67,7 @@ def test_a_phone_plays_kozel_to_the_end(new_context: Any, phone: str) -> None:
 
     # Someone else opens the invitation link: the game has started, so they watch.
     watcher = new_context(viewport=size, is_mobile=True, has_touch=True).new_page()
-    watcher.goto(f"/table/{table['id']}?invite={table['invite']}")
+    watcher.goto(f"/table/{table['id']}?invite=a-stale-code")
     watcher.wait_for_selector("#my-name .watching")
     assert watcher.locator("#my-name .name").count() == 0  # not labelled as the seat's player
     assert "Below: Marguerite" in watcher.locator("#my-name").inner_text()
@@ -77,8 +79,17 @@ def test_a_phone_plays_kozel_to_the_end(new_context: Any, phone: str) -> None:
             assert tile.bounding_box()["height"] >= 30
         assert page.locator("#my-note").inner_text() == ""  # no "… knocks" left over
 
-    play_until(
-        page, lambda: page.locator("#game-end").count() > 0, circles=False, at_round_end=round_end
-    )
+    shot = {"taken": False}
+
+    def done() -> bool:
+        """The game's end; on the way, a picture of the table in mid-round (our turn)."""
+        mid_round = page.locator("#board .line-tile").count() >= 8
+        if not shot["taken"] and mid_round and page.locator("#status.mine").count():
+            page.wait_for_timeout(700)  # the last tile has landed
+            page.screenshot(path=str(screenshots / SHOTS[phone]))
+            shot["taken"] = True
+        return page.locator("#game-end").count() > 0
+
+    play_until(page, done, circles=False, at_round_end=round_end)
     page.wait_for_timeout(500)  # the card has risen
     assert hidden_parts(page, ["#game-end #to-record", "#game-end .actions a[href='/']"]) == []

@@ -44,13 +44,14 @@ def test_two_people_play_a_draw_game(new_context: Any) -> None:
     anna.select_option("#target", "custom")
     anna.fill("#target-custom", "15")
     anna.dispatch_event("#target-custom", "change")
-    anna.select_option("#seat-1", "open")
+    anna.select_option("#seat-1", "invite")
     assert not anna.is_checked("#hints")  # another person at the table: no hints by default
     anna.click("#create-table")
     anna.wait_for_url("**/table/**")
     anna.wait_for_selector(".waiting-card")
-    invite = anna.input_value("#invite-link")
+    invite = anna.input_value("#invite-link-1")
     assert "invite=" in invite
+    assert anna.locator("#table-link").count() == 0  # no seat is open to anyone
 
     ben.goto(invite)
     ben.wait_for_selector(".guest-form input")

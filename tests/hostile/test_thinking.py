@@ -67,9 +67,9 @@ def test_forced_and_searched_replies_take_the_same_time(
     computed: list[float] = []
     wait = Pad.wait
 
-    async def spy(self: Pad, took: float) -> None:
+    async def spy(self: Pad, took: float, *, learn: bool = True) -> None:
         computed.append(took)  # how long the bot itself took, before the pad
-        await wait(self, took)
+        await wait(self, took, learn=learn)
 
     monkeypatch.setattr(Pad, "wait", spy)
 

@@ -12,7 +12,7 @@ import pytest
 import doublesix.server.uploads
 from doublesix import record_bounds
 from doublesix.server import create_app
-from doublesix.server.actor import Settings
+from doublesix.server.settings import Settings
 
 from .live import Player, Served, TestClient, bot_table, guest, long_record
 

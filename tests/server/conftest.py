@@ -16,9 +16,8 @@ import pytest
 from fastapi import FastAPI
 
 from doublesix.server import create_app
-from doublesix.server.actor import Settings
+from doublesix.server.settings import Limits, Settings
 from doublesix.server.store import SqlStore
-from doublesix.server.ws import Limits
 
 from .server_helpers import POSTGRES, AppFactory, TestClient, run_async
 

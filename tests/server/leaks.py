@@ -2,7 +2,7 @@
 
 The knowledge is rebuilt from the stored events with the engine alone (a
 ``Game`` from the stored seed, every stored command replayed), never from
-``doublesix.server.views``: a seat may know the tiles of its own hand, the
+``doublesix.table.views``: a seat may know the tiles of its own hand, the
 tiles on the line (its own drawn tiles are in one or the other) and, once
 the round is over, every hand (R25). Tiles drawn face up for the first lead
 (R21) are public and may appear only as ``lead_draws``. Everything else — the
@@ -21,7 +21,7 @@ from typing import Any
 from doublesix.rules.game import Game
 from doublesix.rules.moves import End, Move
 from doublesix.rules.ruleset import Ruleset
-from doublesix.server.store import EventRecord, TableRecord
+from doublesix.table.model import Entry, Table
 from doublesix.tiles import TILES, Tile, tile
 
 TILE_TEXT = re.compile(r"(?<![0-9])([0-6])\s*[-|]\s*([0-6])(?![0-9])")
@@ -69,7 +69,7 @@ def _masks(game: Game | None, viewers: Sequence[int | None]) -> Known:
     return Known(allowed, hidden, lead)
 
 
-def knowledge(table: TableRecord, events: Iterable[EventRecord]) -> dict[int, Known]:
+def knowledge(table: Table, events: Iterable[Entry]) -> dict[int, Known]:
     """What every viewer may know at each version of ``table`` (0 up to its last event)."""
     ruleset = Ruleset.from_dict(table.ruleset)
     viewers: list[int | None] = [*range(ruleset.players), None]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from doublesix.server.ws import Limits
+from doublesix.server.settings import Limits
 
 from .server_helpers import AppFactory, Socket, TestClient, human_table, play_out
 

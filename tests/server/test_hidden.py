@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from doublesix.rules.ruleset import PRESETS, Ruleset
-from doublesix.server.store import EventRecord, Store, TableRecord
+from doublesix.server.store import Store
+from doublesix.table.model import Entry, Table
 
 from .leaks import Known, Scan, knowledge, scan_frame, scan_frames
 from .server_helpers import Socket, TestClient, join, new_table, play_out
@@ -24,7 +25,7 @@ from .server_helpers import Socket, TestClient, join, new_table, play_out
 CASES = [(name, n) for name, p in PRESETS.items() for n in p.players]
 
 
-def stored(client: TestClient, table_id: str) -> tuple[TableRecord, list[EventRecord]]:
+def stored(client: TestClient, table_id: str) -> tuple[Table, list[Entry]]:
     store: Store = client.app.state.server.store  # type: ignore[attr-defined]
     table = client.portal.call(store.table, table_id)  # type: ignore[union-attr]
     events = client.portal.call(store.events, table_id)  # type: ignore[union-attr]

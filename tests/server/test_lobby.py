@@ -78,7 +78,7 @@ def test_create_join_and_start(client: TestClient) -> None:
         client,
         preset="draw",
         options={"target": 150, "draw_rule": "draw_one", "keep_in_boneyard": 2},
-        seats=[{"kind": "human"}, {"kind": "open"}, {"kind": "open"}],
+        seats=[{"kind": "human"}, {"kind": "open"}, {"kind": "invite"}],
         timer=30,
         hints=True,
     )
@@ -87,17 +87,26 @@ def test_create_join_and_start(client: TestClient) -> None:
     assert table["ruleset"]["players"] == 3 and table["ruleset"]["target"] == 150
     assert table["ruleset"]["draw_rule"] == "draw_one"
     assert table["timer"] == 30 and table["hints"] is True
-    assert [s["kind"] for s in table["seats"]] == ["human", "open", "open"]
+    assert [s["kind"] for s in table["seats"]] == ["human", "open", "invite"]
     assert table["seats"][0]["name"] == "Anna"
     assert "seed" not in table and "token" not in table["seats"][0]
+    [invite] = table["invites"]  # the creator sees the invitation codes
+    assert invite["seat"] == 2
     tid = table["id"]
     listed = client.get("/api/tables").json()
     assert [t["id"] for t in listed["open"]] == [tid]
+    assert listed["open"][0]["invites"] == [invite]
 
     guest(client, "Ben")
+    listed = client.get("/api/tables").json()
+    assert "invites" not in listed["open"][0]  # nobody else does
+    assert "invites" not in client.get(f"/api/tables/{tid}").json()
+    assert invite["invite"] not in client.get("/api/tables").text
     wrong = client.post(f"/api/tables/{tid}/join", json={"invite": "guess"})
     assert wrong.status_code == 403 and wrong.json()["field"] == "invite"
-    ben = client.post(f"/api/tables/{tid}/join", json={"seat": 2, "invite": table["invite"]})
+    held = client.post(f"/api/tables/{tid}/join", json={"seat": 2})
+    assert held.status_code == 403 and held.json()["field"] == "invite"
+    ben = client.post(f"/api/tables/{tid}/join", json={"invite": invite["invite"]})
     assert ben.json()["seat"] == 2
     again = client.post(f"/api/tables/{tid}/join", json={})
     assert again.json() == ben.json()  # a seated guest gets the same seat back

@@ -109,7 +109,7 @@ def test_a_finished_table_leaves_memory_and_comes_back(make_app: AppFactory) -> 
             final = sockets[1].view
         manager = client.app.state.server.manager  # type: ignore[attr-defined]
         deadline = time.monotonic() + 5
-        while manager.actors[table_id].running:
+        while manager.hosts[table_id].running:
             assert time.monotonic() < deadline, "the finished table stayed in memory"
             time.sleep(0.02)
         with ExitStack() as stack:

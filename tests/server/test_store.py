@@ -10,14 +10,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
 from doublesix.server.schema import metadata
-from doublesix.server.store import (
-    EventRecord,
-    SeatRecord,
-    SqlStore,
-    StaleVersionError,
-    TableRecord,
-    database_url,
-)
+from doublesix.server.store import SqlStore, StaleVersionError, database_url
+from doublesix.table.model import Entry, EventKind, Seat, SeatKind, Table, TableStatus
 
 from .server_helpers import POSTGRES, run_async
 
@@ -28,23 +22,23 @@ def _store(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> SqlS
     return SqlStore(f"sqlite:///{tmp_path / 'x.sqlite3'}")
 
 
-def _table() -> TableRecord:
-    return TableRecord(
+def _table() -> Table:
+    return Table(
         id="t1",
         preset="block",
         ruleset={"preset": "block"},
         seed=2**61,
-        status="open",
-        invite="inv",
         timer=None,
         hints=False,
+        rated=False,
         creator="g",
-        version=0,
-        deadline=None,
-        scores=[0, 0],
-        seats=[SeatRecord(0, "human", None, "g", "Anna", "tok"), SeatRecord(1, "open")],
+        seats=[
+            Seat(0, SeatKind.HUMAN, None, "g", "Anna", "tok"),
+            Seat(1, SeatKind.INVITE, invite="code"),
+        ],
         created_at=1.0,
         updated_at=1.0,
+        scores=[0, 0],
     )
 
 
@@ -77,19 +71,20 @@ def test_one_writer_per_table(backend: str, tmp_path: Path, request: pytest.Fixt
         await store.add_table(table)
         first = table.copy()
         first.version = 1
-        first.seats[1] = SeatRecord(1, "bot", "greedy", None, "greedy bot")
-        await store.commit(first, EventRecord(1, "seat", 1, {"seat": 1}, 2.0), seats=True)
+        first.seats[1] = Seat(1, SeatKind.BOT, "greedy", None, "greedy bot")
+        await store.commit(first, [Entry(1, EventKind.SEAT, 1, {"kind": "bot"}, 2.0)], seats=True)
         rival = table.copy()
-        rival.version = 1
+        rival.version = 2
+        rival_entries = [Entry(v, EventKind.CHAT, None, {}, 2.0) for v in (1, 2)]
         with pytest.raises(StaleVersionError):  # a second writer at the same version
-            await store.commit(rival, EventRecord(1, "seat", 1, {}, 2.0))
+            await store.commit(rival, rival_entries)
         loaded = await store.table("t1")
         assert loaded is not None
         assert loaded.version == 1 and loaded.seed == 2**61
-        assert loaded.seats[1].kind == "bot" and loaded.seats[0].token == "tok"
+        assert loaded.seats[1].kind == SeatKind.BOT and loaded.seats[0].token == "tok"
         assert [e.version for e in await store.events("t1")] == [1]
         assert await store.events("t1", after=1) == []
-        assert [t.id for t in await store.tables(["open"])] == ["t1"]
+        assert [t.id for t in await store.tables([TableStatus.OPEN])] == ["t1"]
         assert await store.table("nope") is None
         await store.close()
 

@@ -101,10 +101,10 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn  # the web stack loads only for this command
 
     from doublesix.server import create_app
-    from doublesix.server.actor import Settings
     from doublesix.server.addresses import AddressLimits
     from doublesix.server.connections import GuardedH11Protocol
     from doublesix.server.quietlog import log_config
+    from doublesix.server.settings import Settings
     from doublesix.server.store import database_url
 
     settings = Settings(

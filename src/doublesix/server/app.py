@@ -3,7 +3,7 @@
 Its lifespan opens the store, applies the migrations, resumes every table
 that is open or being played, and on the way out stops the tables and
 closes the store. The routes live in ``routes/`` (one ``APIRouter`` per
-area), the table socket in ``ws.py``.
+area), the table socket in ``ws.py``, each table's shell in ``host.py``.
 """
 
 from __future__ import annotations
@@ -16,19 +16,22 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from doublesix.server import errors
-from doublesix.server.actor import Settings
 from doublesix.server.addresses import AddressGuard, AddressLimits
 from doublesix.server.bodies import BodyLimit
 from doublesix.server.deps import Server
 from doublesix.server.headers import BrowserGuard
+from doublesix.server.host import Shell
 from doublesix.server.hub import LocalHub
+from doublesix.server.lobby import available_bots, rematch_of
 from doublesix.server.manager import TableManager
 from doublesix.server.reviews import Reviews
 from doublesix.server.routes import games, pages, players, records, tables
+from doublesix.server.settings import Limits, Settings
 from doublesix.server.store import SqlStore, Store
 from doublesix.server.thinking import Thinking
 from doublesix.server.uploads import Uploads
-from doublesix.server.ws import Limits, table_socket
+from doublesix.server.ws import table_socket
+from doublesix.table.model import Table
 
 log = logging.getLogger(__name__)
 
@@ -61,10 +64,28 @@ def create_app(
         await the_store.migrate()
         hub = LocalHub()
         thinking = Thinking(settings.think_workers)
-        manager = TableManager(the_store, hub, settings, thinking)
+
+        async def rematch(table: Table) -> str:
+            new = rematch_of(table, settings.clock(), settings.new_seed())
+            await manager.create(new)
+            return new.id
+
+        shell = Shell(
+            store=the_store,
+            hub=hub,
+            thinking=thinking,
+            config=settings.table_config(),
+            levels=available_bots(),
+            clock=settings.clock,
+            idle_seconds=settings.idle_seconds,
+            rematch=rematch,
+        )
+        manager = TableManager(shell)
         reviews = Reviews(settings.review_ms)
         uploads = Uploads()
-        app.state.server = Server(the_store, hub, manager, settings, limits, reviews, uploads)
+        app.state.server = Server(
+            the_store, hub, manager, settings, limits, reviews, thinking, uploads
+        )
         resumed = await manager.resume()
         log.info("doublesix: %d tables resumed", resumed)
         try:

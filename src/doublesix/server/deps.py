@@ -1,24 +1,27 @@
 """What the routes share: the ``Server`` on ``app.state`` and the request's player.
 
 Routes reach the server's parts through FastAPI dependencies
-(``Depends(server)``, ``Depends(need_guest)``) rather than module globals, so
-that one process can hold several apps (the tests do).
+(``ServerDep``, ``GuestDep``) rather than module globals, so that one
+process can hold several apps (the tests do).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, Request
 
-from doublesix.server.actor import CommandError, Settings
+from doublesix.server.errors import CommandError
 from doublesix.server.hub import Hub
 from doublesix.server.manager import TableManager
 from doublesix.server.reviews import Reviews
-from doublesix.server.store import Guest, Store, TableRecord
+from doublesix.server.settings import Limits, Settings
+from doublesix.server.store import Guest, Store
+from doublesix.server.thinking import Thinking
 from doublesix.server.uploads import Uploads
-from doublesix.server.ws import Limits
+from doublesix.table.model import JSON, Table
 
 COOKIE = "ds_guest"
 """The cookie that holds a guest's id (HttpOnly)."""
@@ -34,7 +37,10 @@ class Server:
     settings: Settings
     limits: Limits
     reviews: Reviews
+    thinking: Thinking
     uploads: Uploads
+    records: OrderedDict[str, JSON] = field(default_factory=OrderedDict)
+    """Records of finished games, derived from their logs once and kept (``routes.games``)."""
 
 
 def server(request: Request) -> Server:
@@ -64,11 +70,11 @@ async def need_guest(request: Request) -> Guest:
     return found
 
 
-async def table_of(request: Request, table_id: str) -> TableRecord:
-    """The table as its running actor has it, else as stored; 404 if there is none."""
+async def table_of(request: Request, table_id: str) -> Table:
+    """The table as its running host has it, else as stored; 404 if there is none."""
     srv = server(request)
-    actor = srv.manager.actors.get(table_id)
-    table = actor.table if actor is not None else await srv.store.table(table_id)
+    host = srv.manager.hosts.get(table_id)
+    table = host.table if host is not None else await srv.store.table(table_id)
     if table is None:
         raise not_found(f"no table {table_id!r}")
     return table

@@ -1,4 +1,9 @@
-"""How refusals become HTTP answers: ``{"error": "...", "field": ...}`` with a 4xx status."""
+"""Refusals as HTTP answers: ``{"error": "...", "field": ...}`` with a 4xx status.
+
+The table core refuses with ``TableError`` and knows no HTTP; the status
+each of its refusals gets is chosen here. ``CommandError`` is a refusal of
+the HTTP edge itself (no such table, no name yet, a bad upload).
+"""
 
 from __future__ import annotations
 
@@ -10,8 +15,57 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from doublesix.rules.record import RecordError
-from doublesix.server.actor import CommandError
 from doublesix.server.bodies import BodyTooLarge
+from doublesix.table.errors import Refusal, TableError
+from doublesix.table.model import JSON
+
+STATUS = {
+    Refusal.INVITE: 403,
+    Refusal.FORBIDDEN: 403,
+    Refusal.BAD_TOKEN: 403,
+    Refusal.NO_TABLE: 404,
+    Refusal.STARTED: 409,
+    Refusal.TAKEN: 409,
+    Refusal.FULL: 409,
+    Refusal.CLOSED: 409,
+    Refusal.STALE: 409,
+    Refusal.FINISHED: 409,
+    Refusal.NOT_STARTED: 409,
+    Refusal.SEAT: 422,
+    Refusal.BOT: 422,
+    Refusal.CHAT: 422,
+    Refusal.RATE_LIMITED: 429,
+    Refusal.SERVER: 503,
+}
+"""The HTTP status of each refusal of the table (400 for the others)."""
+
+
+class CommandError(Exception):
+    """A refused request: ``code`` names the refusal, ``status`` is its HTTP status."""
+
+    def __init__(
+        self, code: str, message: str, *, field: str | None = None, status: int = 400
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+        self.status = status
+
+    def body(self) -> JSON:
+        out: JSON = {"error": self.message}
+        if self.field is not None:
+            out["field"] = self.field
+        return out
+
+
+def table_body(error: TableError) -> JSON:
+    out: JSON = {"error": error.message, "code": error.code.value}
+    if error.field is not None:
+        out["field"] = error.field
+    if error.rule is not None:
+        out["rule"] = error.rule
+    return out
 
 
 class Refused(Exception):
@@ -30,6 +84,10 @@ def record_error_body(e: RecordError) -> dict[str, Any]:
 
 def install(app: FastAPI) -> None:
     """Answer every refusal the routes raise with the protocol's error body."""
+
+    @app.exception_handler(TableError)
+    async def table_error(_: Request, e: TableError) -> JSONResponse:
+        return JSONResponse(table_body(e), status_code=STATUS.get(e.code, 400))
 
     @app.exception_handler(CommandError)
     async def command_error(_: Request, e: CommandError) -> JSONResponse:

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
+from dataclasses import replace
 from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from doublesix.bots import table_bots
 from doublesix.rules.ruleset import PRESETS, Ruleset, RulesetError, preset
-from doublesix.server.actor import CommandError, available_bots
-from doublesix.server.store import Guest, SeatRecord, TableRecord
-from doublesix.server.views import JSON
+from doublesix.server.errors import CommandError
+from doublesix.server.store import Guest
+from doublesix.table.model import JSON, Seat, SeatKind, Table, TableStatus
 
 TARGETS = (50, 100, 150)
 """Targets the lobby offers (R30); any positive number may be given."""
@@ -26,7 +28,9 @@ class GuestIn(BaseModel):
 
 
 class SeatIn(BaseModel):
-    kind: Literal["human", "bot", "open"]
+    kind: Literal["human", "bot", "open", "invite"]
+    """``open``: anyone may take it (``human`` is the same for any seat but 0);
+    ``invite``: only whoever holds its invitation code."""
     bot: str | None = Field(default=None, max_length=32)
 
 
@@ -39,6 +43,7 @@ class TableIn(BaseModel):
     ``new_table``, where a test may lower it)."""
     hints: bool | None = None
     """None: hints on where no other human may sit (every other seat a bot), else off."""
+    rated: bool = False
 
 
 class JoinIn(BaseModel):
@@ -48,6 +53,11 @@ class JoinIn(BaseModel):
 
 class BotIn(BaseModel):
     bot: str = Field(max_length=32)
+
+
+def available_bots() -> list[str]:
+    """The bot levels a table may seat, weakest first (never one that sees hidden tiles)."""
+    return table_bots()
 
 
 def clean_name(name: str) -> str:
@@ -76,7 +86,11 @@ def build_ruleset(name: str, options: dict[str, Any], players: int | None) -> Ru
     return Ruleset.from_dict(base.to_dict() | options)
 
 
-def new_table(body: TableIn, creator: Guest, now: float, seed: int) -> TableRecord:
+def _table_id() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+def new_table(body: TableIn, creator: Guest, now: float, seed: int) -> Table:
     """A table as ``body`` asks, the creator at seat 0; CommandError says what is wrong."""
     if body.timer is not None and body.timer < MIN_TIMER:
         raise CommandError(
@@ -99,7 +113,7 @@ def new_table(body: TableIn, creator: Guest, now: float, seed: int) -> TableReco
             "seats", "seat 0 is the creator's: its kind is human", field="seats", status=422
         )
     levels = available_bots()
-    seats = [SeatRecord(0, "human", None, creator.id, creator.name, secrets.token_urlsafe(24))]
+    seats = [Seat(0, SeatKind.HUMAN, None, creator.id, creator.name, secrets.token_urlsafe(24))]
     for n, seat in enumerate(asked[1:], 1):
         if seat.kind == "bot":
             level = seat.bot or "greedy"
@@ -110,44 +124,71 @@ def new_table(body: TableIn, creator: Guest, now: float, seed: int) -> TableReco
                     field=f"seats.{n}.bot",
                     status=422,
                 )
-            seats.append(SeatRecord(n, "bot", level, None, f"{level} bot"))
+            seats.append(Seat(n, SeatKind.BOT, level, None, f"{level} bot"))
+        elif seat.kind == "invite":
+            seats.append(Seat(n, SeatKind.INVITE, invite=secrets.token_urlsafe(8)))
         else:
-            seats.append(SeatRecord(n, "open"))
-    return TableRecord(
-        id=secrets.token_urlsafe(6).replace("-", "x").replace("_", "y"),
+            seats.append(Seat(n, SeatKind.OPEN))
+    return Table(
+        id=_table_id(),
         preset=ruleset.preset,
         ruleset=ruleset.to_dict(),
         seed=seed,
-        status="open",
-        invite=secrets.token_urlsafe(8),
         timer=body.timer,
         hints=body.hints if body.hints is not None else all(s.kind == "bot" for s in seats[1:]),
+        rated=body.rated,
         creator=creator.id,
-        version=0,
-        deadline=None,
-        scores=[0] * ruleset.sides,
         seats=seats,
         created_at=now,
         updated_at=now,
+        scores=[0] * ruleset.sides,
     )
 
 
-def table_json(table: TableRecord) -> JSON:
-    """The protocol's ``Table``: what everyone may know of a table (no tokens, no seed)."""
-    return {
+def rematch_of(table: Table, now: float, seed: int) -> Table:
+    """A new table with ``table``'s options and seats, every player seated again."""
+    seats = [
+        replace(s, token=secrets.token_urlsafe(24)) if s.kind == SeatKind.HUMAN else replace(s)
+        for s in table.seats
+    ]
+    return replace(
+        table,
+        id=_table_id(),
+        seed=seed,
+        seats=seats,
+        created_at=now,
+        status=TableStatus.OPEN,
+        version=0,
+        updated_at=now,
+        deadline=None,
+        scores=[0] * len(table.scores),
+        result=None,
+    )
+
+
+def table_json(table: Table, viewer: str | None = None) -> JSON:
+    """The protocol's ``Table``: what everyone may know of a table (no tokens, no seed);
+    the invitation codes only for its creator (``viewer``: the asking player's id)."""
+    out: JSON = {
         "id": table.id,
         "preset": table.preset,
         "ruleset": table.ruleset,
-        "seats": [{"name": s.name, "kind": s.kind, "bot": s.bot} for s in table.seats],
-        "status": table.status,
-        "invite": table.invite,
+        "seats": [{"name": s.name, "kind": s.kind.value, "bot": s.bot} for s in table.seats],
+        "status": table.status.value,
         "timer": table.timer,
         "hints": table.hints,
+        "rated": table.rated,
         "version": table.version,
         "scores": table.scores,
+        "result": table.result,
         "created_at": table.created_at,
         "updated_at": table.updated_at,
     }
+    if viewer is not None and viewer == table.creator:
+        out["invites"] = [
+            {"seat": s.number, "invite": s.invite} for s in table.seats if s.kind == SeatKind.INVITE
+        ]
+    return out
 
 
 def _option(name: str, default: Any) -> JSON:

@@ -1,31 +1,33 @@
-"""The tables of this server process: one running ``TableActor`` per table in play."""
+"""The tables of this server process: one running ``TableHost`` per table in play."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 
-from doublesix.server.actor import Settings, TableActor
-from doublesix.server.hub import Hub
-from doublesix.server.store import Store, TableRecord
-from doublesix.server.thinking import Thinking
+from doublesix.server.host import Shell, TableHost
+from doublesix.server.store import Store
+from doublesix.table.model import Table, TableStatus
+from doublesix.table.state import TableState
 
 log = logging.getLogger(__name__)
 
 
 class TableManager:
-    def __init__(self, store: Store, hub: Hub, settings: Settings, thinking: Thinking) -> None:
-        self.store = store
-        self.hub = hub
-        self.settings = settings
-        self.thinking = thinking
-        self.actors: dict[str, TableActor] = {}
+    def __init__(self, shell: Shell) -> None:
+        self.shell = shell
+        self.hosts: dict[str, TableHost] = {}
         self._loading = asyncio.Lock()
+
+    @property
+    def store(self) -> Store:
+        return self.shell.store
 
     async def resume(self) -> int:
         """Rebuild and start every table that is open or being played; how many."""
         count = 0
-        for table in await self.store.tables(["open", "playing"], limit=100_000):
+        running = [TableStatus.OPEN, TableStatus.PLAYING]
+        for table in await self.store.tables(running, limit=100_000):
             try:
                 await self._load(table)
                 count += 1
@@ -33,32 +35,36 @@ class TableManager:
                 log.exception("table %s could not be resumed", table.id)
         return count
 
-    async def get(self, table_id: str) -> TableActor | None:
-        """The table's actor, rebuilt from the store if this process has none yet."""
-        actor = self.actors.get(table_id)
-        if actor is not None and actor.running:
-            return actor
+    async def get(self, table_id: str) -> TableHost | None:
+        """The table's host, rebuilt from the store if this process has none running."""
+        host = self.hosts.get(table_id)
+        if host is not None and host.running:
+            return host
         async with self._loading:
-            actor = self.actors.get(table_id)
-            if actor is not None and actor.running:
-                return actor
+            host = self.hosts.get(table_id)
+            if host is not None and host.running:
+                return host
             table = await self.store.table(table_id)
             return None if table is None else await self._load(table)
 
-    async def create(self, table: TableRecord) -> TableActor:
+    async def create(self, table: Table) -> TableHost:
+        """Store a new table and run it (it starts at once if every seat is taken)."""
         await self.store.add_table(table)
-        actor = TableActor(table, self.store, self.hub, self.settings, self.thinking)
-        self.actors[table.id] = actor
-        actor.start()
-        return actor
+        state = TableState(table, self.shell.config, self.shell.levels, self.shell.clock())
+        return self._run(state)
 
-    async def _load(self, table: TableRecord) -> TableActor:
-        actor = TableActor(table, self.store, self.hub, self.settings, self.thinking)
-        actor.replay(await self.store.events(table.id))
-        self.actors[table.id] = actor
-        actor.start()
-        return actor
+    async def _load(self, table: Table) -> TableHost:
+        shell = self.shell
+        entries = await self.store.events(table.id)
+        state = TableState.rebuild(table, entries, shell.config, shell.levels, shell.clock())
+        return self._run(state)
+
+    def _run(self, state: TableState) -> TableHost:
+        host = TableHost(state, self.shell)
+        self.hosts[host.id] = host
+        host.start()
+        return host
 
     async def close(self) -> None:
-        actors, self.actors = list(self.actors.values()), {}
-        await asyncio.gather(*(a.stop() for a in actors))
+        hosts, self.hosts = list(self.hosts.values()), {}
+        await asyncio.gather(*(h.stop() for h in hosts))

@@ -30,8 +30,8 @@ from doublesix.rules.moves import Play
 from doublesix.rules.record import replay
 from doublesix.server.errors import Refused
 from doublesix.server.uploads import NICE, busy, read_record, refusal
-from doublesix.server.views import JSON
 from doublesix.server.workers import Busy, Workers, WorkTimeout
+from doublesix.table.views import JSON
 
 KEEP = 200
 """Reviews kept in memory, newest first."""

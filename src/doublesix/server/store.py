@@ -5,11 +5,11 @@ the default: one file in the working folder) and PostgreSQL (asyncpg). The
 schema is ``schema.py``; Alembic's migrations in ``migrations/`` create it
 and run at start-up (``migrate``).
 
-A table's writer (its actor) is the only one to change it. ``commit``
-writes one numbered event together with the table's new state in a single
-transaction and refuses it unless the stored table is still at the version
-before it (``StaleVersionError``): an event is never applied twice, and a
-second writer cannot slip in between.
+A table's writer (its host) is the only one to change it. ``commit``
+writes a command's numbered log entries together with the table's new
+summary in a single transaction and refuses them unless the stored table is
+still at the version before them (``StaleVersionError``): an entry is never
+applied twice, and a second writer cannot slip in between.
 
 On SQLite, which takes one writer at a time, the commits of all tables that
 wait while a transaction is being written go together into the next one
@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -36,6 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import StaticPool
 
 from doublesix.server import schema
+from doublesix.table.model import Entry, EventKind, Seat, SeatKind, Table, TableStatus
 
 DEFAULT_DB = "sqlite+aiosqlite:///doublesix.sqlite3"
 """The default database: ``doublesix.sqlite3`` in the working folder."""
@@ -48,63 +49,6 @@ class Guest:
     id: str
     name: str
     created_at: float
-
-
-@dataclass
-class SeatRecord:
-    """A seat: ``kind`` is ``human`` (taken by a guest), ``bot`` or ``open``."""
-
-    seat: int
-    kind: str
-    bot: str | None = None
-    guest_id: str | None = None
-    name: str | None = None
-    token: str | None = None
-
-
-@dataclass
-class TableRecord:
-    id: str
-    preset: str
-    ruleset: dict[str, Any]
-    seed: int
-    status: str
-    """``open`` (waiting for players), ``playing`` or ``finished``."""
-    invite: str
-    timer: float | None
-    hints: bool
-    creator: str | None
-    version: int
-    """The number of the table's last event; 0 before the first."""
-    deadline: float | None
-    """When the seat to move runs out of time (seconds since the epoch), if timed."""
-    scores: list[int]
-    seats: list[SeatRecord]
-    created_at: float
-    updated_at: float
-    record: dict[str, Any] | None = None
-    """The ``doublesix/1`` record, once the game is finished."""
-
-    def copy(self) -> TableRecord:
-        return replace(self, seats=[replace(s) for s in self.seats], scores=list(self.scores))
-
-
-@dataclass(frozen=True)
-class EventRecord:
-    """One numbered change of a table: a command and what the engine did with it."""
-
-    version: int
-    kind: str
-    seat: int | None
-    data: dict[str, Any] = field(default_factory=dict)
-    created_at: float = 0.0
-
-
-@dataclass(frozen=True)
-class RoundRecord:
-    round: int
-    result: dict[str, Any]
-    scores_after: list[int]
 
 
 class StaleVersionError(RuntimeError):
@@ -122,36 +66,27 @@ class Store(Protocol):
 
     async def guest(self, guest_id: str) -> Guest | None: ...
 
-    async def add_table(self, table: TableRecord) -> None:
+    async def add_table(self, table: Table) -> None:
         """Store a new table (version 0) and its seats."""
         ...
 
-    async def commit(
-        self,
-        table: TableRecord,
-        event: EventRecord,
-        *,
-        seats: bool = False,
-        rounds: Sequence[RoundRecord] = (),
-    ) -> None:
-        """Append ``event`` (number ``table.version``) and store the table's new state.
+    async def commit(self, table: Table, entries: Sequence[Entry], *, seats: bool = False) -> None:
+        """Append ``entries`` (numbered up to ``table.version``) and store the table's summary.
 
-        ``seats``: the seats changed too. ``rounds``: the rounds that ended with it.
-        Raises ``StaleVersionError`` unless the stored table is at the version before.
+        ``seats``: the seats changed too. Raises ``StaleVersionError`` unless the stored
+        table is at the version before the first entry.
         """
         ...
 
-    async def table(self, table_id: str) -> TableRecord | None: ...
+    async def table(self, table_id: str) -> Table | None: ...
 
-    async def tables(self, statuses: Sequence[str], limit: int = 200) -> list[TableRecord]:
+    async def tables(self, statuses: Sequence[str], limit: int = 200) -> list[Table]:
         """Tables of these statuses, the most recently changed first."""
         ...
 
-    async def events(self, table_id: str, after: int = 0) -> list[EventRecord]:
-        """The table's events numbered above ``after``, in order."""
+    async def events(self, table_id: str, after: int = 0) -> list[Entry]:
+        """The table's log entries numbered above ``after``, in order."""
         ...
-
-    async def rounds(self, table_id: str) -> list[RoundRecord]: ...
 
 
 def database_url(url: str | None) -> str:
@@ -236,22 +171,15 @@ class SqlStore:
 
     # --- tables --------------------------------------------------------------------
 
-    async def add_table(self, table: TableRecord) -> None:
+    async def add_table(self, table: Table) -> None:
         async with self._writing() as conn:
             await conn.execute(schema.tables.insert().values(**_table_values(table), id=table.id))
             await _write_seats(conn, table)
 
-    async def commit(
-        self,
-        table: TableRecord,
-        event: EventRecord,
-        *,
-        seats: bool = False,
-        rounds: Sequence[RoundRecord] = (),
-    ) -> None:
-        if event.version != table.version:
-            raise ValueError(f"event {event.version} for a table at version {table.version}")
-        pending = _Pending(table, event, seats, tuple(rounds))
+    async def commit(self, table: Table, entries: Sequence[Entry], *, seats: bool = False) -> None:
+        if not entries or entries[-1].version != table.version:
+            raise ValueError(f"entries up to version {table.version} expected")
+        pending = _Pending(table, tuple(entries), seats)
         if self._write_lock is None:
             async with self._writing() as conn:
                 await _write(conn, [pending])
@@ -282,14 +210,14 @@ class SqlStore:
                 for one in group:
                     _settle(one, None)
 
-    async def table(self, table_id: str) -> TableRecord | None:
+    async def table(self, table_id: str) -> Table | None:
         found = await self._tables(schema.tables.c.id == table_id, limit=1)
         return found[0] if found else None
 
-    async def tables(self, statuses: Sequence[str], limit: int = 200) -> list[TableRecord]:
+    async def tables(self, statuses: Sequence[str], limit: int = 200) -> list[Table]:
         return await self._tables(schema.tables.c.status.in_(list(statuses)), limit=limit)
 
-    async def _tables(self, where: sa.ColumnElement[bool], limit: int) -> list[TableRecord]:
+    async def _tables(self, where: sa.ColumnElement[bool], limit: int) -> list[Table]:
         t, s = schema.tables, schema.seats
         async with self.engine.connect() as conn:
             rows = (
@@ -307,34 +235,34 @@ class SqlStore:
                 if ids
                 else []
             )
-        by_table: dict[str, list[SeatRecord]] = {i: [] for i in ids}
+        by_table: dict[str, list[Seat]] = {i: [] for i in ids}
         for r in seat_rows:
             by_table[r.table_id].append(
-                SeatRecord(r.seat, r.kind, r.bot, r.guest_id, r.name, r.token)
+                Seat(r.seat, SeatKind(r.kind), r.bot, r.player_id, r.name, r.token, r.invite)
             )
         return [
-            TableRecord(
+            Table(
                 id=row.id,
                 preset=row.preset,
                 ruleset=dict(row.ruleset),
                 seed=row.seed,
-                status=row.status,
-                invite=row.invite,
                 timer=row.timer,
                 hints=row.hints,
+                rated=row.rated,
                 creator=row.creator,
-                version=row.version,
-                deadline=row.deadline,
-                scores=list(row.scores),
                 seats=by_table[row.id],
                 created_at=row.created_at,
+                status=TableStatus(row.status),
+                version=row.version,
                 updated_at=row.updated_at,
-                record=row.record,
+                deadline=row.deadline,
+                scores=list(row.scores),
+                result=row.result,
             )
             for row in rows
         ]
 
-    async def events(self, table_id: str, after: int = 0) -> list[EventRecord]:
+    async def events(self, table_id: str, after: int = 0) -> list[Entry]:
         e = schema.events
         async with self.engine.connect() as conn:
             rows = (
@@ -344,25 +272,18 @@ class SqlStore:
                     .order_by(e.c.version)
                 )
             ).all()
-        return [EventRecord(r.version, r.kind, r.seat, dict(r.data), r.created_at) for r in rows]
-
-    async def rounds(self, table_id: str) -> list[RoundRecord]:
-        r = schema.rounds
-        async with self.engine.connect() as conn:
-            rows = (
-                await conn.execute(sa.select(r).where(r.c.table_id == table_id).order_by(r.c.round))
-            ).all()
-        return [RoundRecord(row.round, dict(row.result), list(row.scores_after)) for row in rows]
+        return [
+            Entry(r.version, EventKind(r.kind), r.seat, dict(r.data), r.created_at) for r in rows
+        ]
 
 
 @dataclass
 class _Pending:
-    """One commit: a table's new state and its event, and (SQLite) when it is written."""
+    """One commit: a table's summary and its new entries, and (SQLite) when it is written."""
 
-    table: TableRecord
-    event: EventRecord
+    table: Table
+    entries: tuple[Entry, ...]
     seats: bool
-    rounds: tuple[RoundRecord, ...]
     done: asyncio.Future[None] | None = None
 
 
@@ -377,85 +298,63 @@ def _settle(pending: _Pending, error: Exception | None) -> None:
 
 async def _write(conn: AsyncConnection, group: Sequence[_Pending]) -> None:
     """Write the commits of ``group`` in the open transaction; StaleVersionError if one
-    table is not at the version before its event any more."""
+    table is not at the version before its first entry any more."""
     t = schema.tables
     for one in group:
-        table, event = one.table, one.event
+        table, before = one.table, one.entries[0].version - 1
         done = await conn.execute(
             t.update()
-            .where(t.c.id == table.id, t.c.version == event.version - 1)
+            .where(t.c.id == table.id, t.c.version == before)
             .values(**_state_values(table))
         )
         if done.rowcount != 1:
-            raise StaleVersionError(
-                f"table {table.id} is not at version {event.version - 1} any more"
-            )
+            raise StaleVersionError(f"table {table.id} is not at version {before} any more")
     await conn.execute(
         schema.events.insert(),
         [
             {
                 "table_id": one.table.id,
-                "version": one.event.version,
-                "kind": one.event.kind,
-                "seat": one.event.seat,
-                "data": one.event.data,
-                "created_at": one.event.created_at,
+                "version": entry.version,
+                "kind": entry.kind.value,
+                "seat": entry.seat,
+                "data": entry.data,
+                "created_at": entry.at,
             }
             for one in group
+            for entry in one.entries
         ],
     )
     for one in group:
         if one.seats:
             await _write_seats(conn, one.table)
-    rounds = [
-        {
-            "table_id": one.table.id,
-            "round": r.round,
-            "result": r.result,
-            "scores_after": r.scores_after,
-            "created_at": one.event.created_at,
-        }
-        for one in group
-        for r in one.rounds
-    ]
-    if rounds:
-        await conn.execute(schema.rounds.insert(), rounds)
 
 
-def _state_values(table: TableRecord) -> dict[str, Any]:
+def _state_values(table: Table) -> dict[str, Any]:
     """What a commit changes in the ``tables`` row (the rest is fixed when it is added)."""
-    values = {
-        "status": table.status,
+    return {
+        "status": table.status.value,
         "version": table.version,
         "deadline": table.deadline,
         "scores": table.scores,
+        "result": table.result,
         "updated_at": table.updated_at,
     }
-    if table.record is not None:
-        values["record"] = table.record
-    return values
 
 
-def _table_values(table: TableRecord) -> dict[str, Any]:
-    return {
+def _table_values(table: Table) -> dict[str, Any]:
+    return _state_values(table) | {
         "preset": table.preset,
         "ruleset": table.ruleset,
         "seed": table.seed,
-        "status": table.status,
-        "invite": table.invite,
         "timer": table.timer,
         "hints": table.hints,
+        "rated": table.rated,
         "creator": table.creator,
-        "version": table.version,
-        "deadline": table.deadline,
-        "scores": table.scores,
-        "record": table.record,
         "created_at": table.created_at,
-        "updated_at": table.updated_at,
     }
 
 
-async def _write_seats(conn: AsyncConnection, table: TableRecord) -> None:
+async def _write_seats(conn: AsyncConnection, table: Table) -> None:
     s = schema.seats
     await conn.execute(s.delete().where(s.c.table_id == table.id))
     await conn.execute(
@@ -463,12 +362,13 @@ async def _write_seats(conn: AsyncConnection, table: TableRecord) -> None:
         [
             {
                 "table_id": table.id,
-                "seat": seat.seat,
-                "kind": seat.kind,
+                "seat": seat.number,
+                "kind": seat.kind.value,
                 "bot": seat.bot,
-                "guest_id": seat.guest_id,
+                "player_id": seat.player,
                 "name": seat.name,
                 "token": seat.token,
+                "invite": seat.invite,
             }
             for seat in table.seats
         ],

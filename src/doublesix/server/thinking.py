@@ -33,8 +33,8 @@ from typing import Any, TypeVar
 from doublesix.bots import hint, make_bot
 from doublesix.rules.moves import Move
 from doublesix.rules.view import SeatView
-from doublesix.server.views import JSON
 from doublesix.server.workers import Workers
+from doublesix.table.views import JSON
 
 T = TypeVar("T")
 

@@ -21,8 +21,8 @@ from doublesix import record_bounds
 from doublesix.record_bounds import RecordTooLarge
 from doublesix.rules.record import RecordError, game_record, replay
 from doublesix.server.errors import Refused, record_error_body
-from doublesix.server.views import JSON
 from doublesix.server.workers import Busy, Workers, WorkTimeout
+from doublesix.table.views import JSON
 
 UPLOAD_SECONDS = 20.0
 """A record's reading and replay at most (its worker is killed past it)."""

@@ -1,9 +1,10 @@
-"""The table socket ``/ws/table/{id}`` (docs/protocol.md): validate, route, send.
+"""The table socket ``/ws/table/{id}`` (docs/protocol.md): parse, route, send.
 
-The socket decides nothing about the game: it checks that a frame is well
-formed, turns it into a command for the table's actor and sends back the
-actor's refusal as an ``error`` frame to this client only. Everything it
-sends otherwise is a frame the actor built from this seat's view.
+The socket decides nothing about the game: it parses a frame
+(``incoming.parse_frame``), turns it into a command for the table's host
+and sends back a refusal as an ``error`` frame to this client only.
+Everything it sends otherwise is a frame the table built from this seat's
+view.
 """
 
 from __future__ import annotations
@@ -12,30 +13,34 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 import time
 from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from doublesix.server.actor import (
-    CommandError,
-    ConnectCommand,
-    ContinueCommand,
-    DisconnectCommand,
-    PlayCommand,
-    TableActor,
-    ViewCommand,
+from doublesix.server.deps import COOKIE, Server
+from doublesix.server.host import Connect, Disconnect, Look, TableHost
+from doublesix.server.incoming import (
+    ChatFrame,
+    ContinueFrame,
+    Frame,
+    Hello,
+    HintFrame,
+    PlayFrame,
+    RematchFrame,
+    bad,
+    parse_frame,
 )
-from doublesix.server.manager import TableManager
 from doublesix.server.workers import Busy
+from doublesix.table import commands
+from doublesix.table.errors import Refusal, TableError
+from doublesix.table.model import JSON
 
 log = logging.getLogger(__name__)
 
-MAX_FRAME = 4096
-"""Characters in one client frame; a longer one is refused."""
 MAX_QUEUE = 1000
 """Frames waiting for a slow client before it is disconnected."""
 HELLO_SECONDS = 30.0
@@ -44,13 +49,6 @@ CLOSE_POLICY = 1008
 CLOSE_TOO_SLOW = 1013
 CLOSE_NO_TABLE = 4404
 CLOSE_BAD_TOKEN = 4401
-
-
-@dataclass
-class Limits:
-    frames_per_second: float = 20.0
-    burst: float = 40.0
-    """A client may send ``burst`` frames at once, then ``frames_per_second``."""
 
 
 @dataclass
@@ -73,11 +71,18 @@ class _Bucket:
         return True
 
 
+def error_frame(error: TableError) -> JSON:
+    out: JSON = {"type": "error", "code": error.code.value, "message": error.message}
+    if error.rule is not None:
+        out["rule"] = error.rule
+    return out
+
+
 class Connection:
     """One socket's listener: frames of its seat, in version order, after its first ones.
 
-    The table's actor starts it (``start``) and subscribes it in one step, so
-    no update can fall between its first frames and the rest; an update of a
+    The table's host starts it (``start``) and subscribes it in one step, so
+    no frame can fall between its first frames and the rest; a frame of a
     version it has already queued is never queued again.
     """
 
@@ -99,12 +104,12 @@ class Connection:
             self._put(frame)
 
     def start(self, version: int, frames: Sequence[str]) -> None:
-        """Queue the first frames (a snapshot, or a resume and the missing updates)."""
+        """Queue the first frames (a snapshot, or a resume and the missing frames)."""
         self.floor = version
         for frame in frames:
             self._put(frame)
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: JSON) -> None:
         self._put(json.dumps(message))
 
     def _put(self, frame: str) -> None:
@@ -112,31 +117,6 @@ class Connection:
             self.queue.put_nowait(None)  # too slow: the sender closes the socket
             return
         self.queue.put_nowait(frame)
-
-
-def _bad(message: str) -> CommandError:
-    return CommandError("bad_frame", message)
-
-
-def parse_frame(text: str | None) -> dict[str, Any]:
-    """A client frame as a JSON object with a string ``type``; CommandError otherwise."""
-    if text is None:
-        raise _bad("frames are JSON text, not binary")
-    if len(text) > MAX_FRAME:
-        raise _bad(f"a frame is at most {MAX_FRAME} characters")
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise _bad("not JSON") from None
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise _bad('a frame is an object with a "type"')
-    return data
-
-
-def _version(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad('"version" must be the last version you saw, a whole number')
-    return value
 
 
 async def _receive(ws: WebSocket) -> str | bool | None:
@@ -148,10 +128,10 @@ async def _receive(ws: WebSocket) -> str | bool | None:
     return text if isinstance(text, str) else None
 
 
-async def _close(ws: WebSocket, code: int, error: CommandError | None = None) -> None:
+async def _close(ws: WebSocket, code: int, error: TableError | None = None) -> None:
     with contextlib.suppress(Exception):
         if error is not None:
-            await ws.send_text(json.dumps(error.frame()))
+            await ws.send_text(json.dumps(error_frame(error)))
         await ws.close(code)
 
 
@@ -164,77 +144,85 @@ async def _sender(ws: WebSocket, conn: Connection) -> None:
         await ws.send_text(frame)
 
 
+def _seat_of_token(host: TableHost, token: str) -> int | None:
+    given = token.encode("utf-8", "surrogatepass")  # compare_digest takes only ASCII str
+    for seat in host.table.seats:
+        if seat.token is not None and secrets.compare_digest(seat.token.encode(), given):
+            return seat.number
+    return None
+
+
 async def table_socket(ws: WebSocket, table_id: str) -> None:
-    manager: TableManager = ws.app.state.server.manager
-    limits: Limits = ws.app.state.server.limits
+    server: Server = ws.app.state.server
     await ws.accept()
     try:
         first = await asyncio.wait_for(_receive(ws), HELLO_SECONDS)
     except (TimeoutError, WebSocketDisconnect):
-        await _close(ws, CLOSE_POLICY, _bad("say hello first"))
+        await _close(ws, CLOSE_POLICY, bad("say hello first"))
         return
     if first is False:
         return
     try:
         hello = parse_frame(first if isinstance(first, str) else None)
-        if hello["type"] != "hello":
-            raise _bad('the first frame is {"type": "hello", "token": ..., "since": ...}')
-        token, since = hello.get("token"), hello.get("since")
-        if token is not None and not isinstance(token, str):
-            raise _bad('"token" must be a string or null')
-        if since is not None:
-            since = _version(since)
-    except CommandError as e:
+        if not isinstance(hello, Hello):
+            raise bad('the first frame is {"type": "hello", "token": ..., "since": ...}')
+    except TableError as e:
         await _close(ws, CLOSE_POLICY, e)
         return
-    actor = await manager.get(table_id)
-    if actor is None:
-        await _close(ws, CLOSE_NO_TABLE, CommandError("no_table", f"no table {table_id!r}"))
+    host = await server.manager.get(table_id)
+    if host is None:
+        await _close(ws, CLOSE_NO_TABLE, TableError(Refusal.NO_TABLE, f"no table {table_id!r}"))
         return
-    seat = None if token is None else actor.seat_of_token(token)
-    if token is not None and seat is None:
+    seat = None if hello.token is None else _seat_of_token(host, hello.token)
+    if hello.token is not None and seat is None:
         await _close(
-            ws, CLOSE_BAD_TOKEN, CommandError("bad_token", "that token holds no seat here")
+            ws, CLOSE_BAD_TOKEN, TableError(Refusal.BAD_TOKEN, "that token holds no seat here")
         )
         return
-    await _serve(ws, actor, manager, Connection(seat), limits, since)
+    guest_id = ws.cookies.get(COOKIE)
+    guest = None if not guest_id else await server.store.guest(guest_id)
+    player = None if guest is None else commands.Player(guest.id, guest.name)
+    await _serve(ws, host, server, Connection(seat), player, hello.since)
 
 
 async def _serve(
     ws: WebSocket,
-    actor: TableActor,
-    manager: TableManager,
+    host: TableHost,
+    server: Server,
     conn: Connection,
-    limits: Limits,
+    player: commands.Player | None,
     since: int | None,
 ) -> None:
     sender: asyncio.Task[None] | None = None
     connected = False
     try:
-        await actor.submit(ConnectCommand(conn, since))
+        await host.submit(Connect(conn, since))
         connected = True
         sender = asyncio.create_task(_sender(ws, conn))
-        bucket = _Bucket(limits.frames_per_second, limits.burst)
+        bucket = _Bucket(server.limits.frames_per_second, server.limits.burst)
         while True:
             text = await _receive(ws)
             if text is False:
                 return
             if not bucket.take():
-                conn.send(CommandError("rate_limited", "too many frames; slow down").frame())
+                conn.send(
+                    error_frame(TableError(Refusal.RATE_LIMITED, "too many frames; slow down"))
+                )
                 continue
             try:
-                await _handle(actor, conn, parse_frame(text if isinstance(text, str) else None))
-            except CommandError as e:
-                conn.send(e.frame())
-    except (WebSocketDisconnect, CommandError):
+                frame = parse_frame(text if isinstance(text, str) else None)
+                await _handle(host, server, conn, player, frame)
+            except TableError as e:
+                conn.send(error_frame(e))
+    except (WebSocketDisconnect, TableError):
         return
     finally:
         if conn.hint is not None:
             conn.hint.cancel()
-        manager.hub.unsubscribe(actor.id, conn)
+        server.hub.unsubscribe(host.id, conn)
         if connected:
-            with contextlib.suppress(CommandError):  # a table that stopped has nobody to tell
-                await actor.submit(DisconnectCommand(conn))
+            with contextlib.suppress(TableError):  # a table that stopped has nobody to tell
+                await host.submit(Disconnect(conn))
         if sender is not None:
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -244,44 +232,50 @@ async def _serve(
                 await ws.close()
 
 
-async def _handle(actor: TableActor, conn: Connection, frame: dict[str, Any]) -> None:
-    kind = frame["type"]
-    if kind == "play":
-        if "tile" not in frame or "version" not in frame:
-            raise _bad('play needs "tile" and "version" (and "end" once the line has one)')
-        await actor.submit(
-            PlayCommand(conn.seat, frame["tile"], frame.get("end"), _version(frame["version"]))
-        )
-    elif kind == "continue":
-        await actor.submit(ContinueCommand(conn.seat))
-    elif kind == "hint":
-        if conn.hint is not None and not conn.hint.done():
-            raise CommandError("hint_pending", "your hint is being found")
-        conn.hint = asyncio.create_task(_hint(actor, conn))
-    elif kind == "hello":
-        raise _bad("hello comes once, first")
-    else:
-        raise _bad(f"unknown frame type {kind!r}")
+async def _handle(
+    host: TableHost,
+    server: Server,
+    conn: Connection,
+    player: commands.Player | None,
+    frame: Frame,
+) -> None:
+    seat = conn.seat
+    match frame:
+        case PlayFrame(move=move, version=version):
+            await host.submit(commands.Play(seat, move, version))
+        case ContinueFrame():
+            await host.submit(commands.Continue(seat))
+        case ChatFrame(text=text, phrase=phrase):
+            await host.submit(commands.Chat(seat, player, text, phrase))
+        case RematchFrame():
+            await host.submit(commands.Rematch(seat))
+        case HintFrame():
+            if conn.hint is not None and not conn.hint.done():
+                raise TableError(Refusal.RATE_LIMITED, "your hint is being found")
+            conn.hint = asyncio.create_task(_hint(host, server, conn))
+        case Hello():
+            raise bad("hello comes once, first")
 
 
-async def _hint(actor: TableActor, conn: Connection) -> None:
+async def _hint(host: TableHost, server: Server, conn: Connection) -> None:
+    """Find a hint beside the socket's other frames (stopped if the socket closes)."""
     try:
-        conn.send({"type": "hint", "moves": await _hint_moves(actor, conn)})
-    except CommandError as e:
-        conn.send(e.frame())
+        conn.send({"type": "hint", "moves": await _hint_moves(host, server, conn)})
+    except TableError as e:
+        conn.send(error_frame(e))
 
 
-async def _hint_moves(actor: TableActor, conn: Connection) -> list[Any]:
+async def _hint_moves(host: TableHost, server: Server, conn: Connection) -> list[JSON]:
     if conn.seat is None:
-        raise CommandError("spectator", "hints are for the seat to move")
-    if not actor.table.hints:
-        raise CommandError("hints_off", "this table plays without hints")
-    view = await actor.submit(ViewCommand(conn.seat))
+        raise TableError(Refusal.SPECTATOR, "hints are for the seat to move")
+    if not host.table.hints:
+        raise TableError(Refusal.HINTS_OFF, "this table plays without hints")
+    view = await host.submit(Look(conn.seat))
     if view is None or not view.my_turn:
-        raise CommandError("not_your_turn", "a hint is for your own turn")
+        raise TableError(Refusal.NOT_YOUR_TURN, "a hint is for your own turn")
     try:
-        return await actor.thinking.hints(view, table=actor.id, seat=conn.seat)
+        return await server.thinking.hints(view, table=host.id, seat=conn.seat)
     except BrokenProcessPool:
-        raise CommandError("no_hints", "the hint's search stopped; ask again") from None
+        raise TableError(Refusal.NO_HINTS, "the hint's search stopped; ask again") from None
     except Busy:
-        raise CommandError("busy", "this table's thinking is busy; ask again soon") from None
+        raise TableError(Refusal.NO_HINTS, "this table's hints are busy; ask again") from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -9,21 +10,39 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 from doublesix.rules.record import dumps
 from doublesix.rules.text import record_lines
-from doublesix.server.actor import CommandError
-from doublesix.server.deps import table_of
+from doublesix.server.deps import server, table_of
+from doublesix.server.errors import CommandError
 from doublesix.server.routes.reviewing import review
+from doublesix.table.model import JSON, TableStatus
+from doublesix.table.records import record_of
 
 router = APIRouter(prefix="/api/games")
 
 
+KEPT = 200
+"""Records of finished games kept in memory, the newest used first."""
+
+
 async def finished_record(request: Request, table_id: str) -> dict[str, Any]:
-    """The game's record; 409 while it is being played (it would tell the hands)."""
+    """The game's record, derived from the table's log; 409 while the game is being played
+    (it would tell the hands)."""
     table = await table_of(request, table_id)
-    if table.status != "finished" or table.record is None:
+    if table.status not in (TableStatus.FINISHED, TableStatus.CLOSED):
         raise CommandError(
             "not_finished", "the record is published once the game is over", status=409
         )
-    return table.record
+    kept: OrderedDict[str, JSON] = server(request).records
+    record = kept.get(table_id)
+    if record is None:
+        entries = await server(request).store.events(table_id)
+        record = record_of(table, entries)
+        if record is None:
+            raise CommandError("not_started", "the game never started", status=409)
+        kept[table_id] = record
+        while len(kept) > KEPT:
+            kept.popitem(last=False)
+    kept.move_to_end(table_id)
+    return record
 
 
 @router.get("/{table_id}/record")

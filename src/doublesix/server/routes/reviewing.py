@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import Request
 
 from doublesix.server.deps import client_address, server
-from doublesix.server.views import JSON
+from doublesix.table.views import JSON
 
 
 async def review(request: Request, key: str, record: dict[str, Any], seat: int) -> JSON:

@@ -4,26 +4,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from doublesix.server.actor import (
-    CommandError,
-    DescribeCommand,
-    JoinCommand,
-    SetBotCommand,
+from doublesix.server.deps import GuestDep, MaybeGuest, Server, ServerDep, not_found
+from doublesix.server.errors import CommandError
+from doublesix.server.host import Describe, TableHost
+from doublesix.server.lobby import (
+    BotIn,
+    JoinIn,
+    TableIn,
     available_bots,
+    new_table,
+    presets_json,
+    table_json,
 )
-from doublesix.server.deps import GuestDep, MaybeGuest, Server, ServerDep, not_found, table_of
-from doublesix.server.lobby import BotIn, JoinIn, TableIn, new_table, presets_json, table_json
-from doublesix.server.store import TableRecord
+from doublesix.table import commands
+from doublesix.table.model import Table, TableStatus
 
 router = APIRouter(prefix="/api")
 
 FINISHED_LISTED = 50
 """Finished tables the lobby lists, the newest first."""
+UNFINISHED = (TableStatus.OPEN, TableStatus.PLAYING)
 TABLES_AT_ONCE = 5
 """Tables a guest may have created and not finished at once."""
 CREATIONS = parse("10/minute")
@@ -35,8 +40,8 @@ def check_quota(srv: Server, guest_id: str) -> None:
     """Refuse a guest over ``TABLES_AT_ONCE`` unfinished tables or ``CREATIONS`` (429)."""
     unfinished = sum(
         1
-        for actor in srv.manager.actors.values()
-        if actor.table.creator == guest_id and actor.table.status != "finished"
+        for host in srv.manager.hosts.values()
+        if host.table.creator == guest_id and host.table.status in UNFINISHED
     )
     if unfinished >= TABLES_AT_ONCE:
         raise CommandError(
@@ -63,13 +68,14 @@ async def bots() -> list[str]:
 
 
 @router.get("/tables")
-async def tables(srv: ServerDep) -> dict[str, list[dict[str, Any]]]:
-    running = await srv.store.tables(["open", "playing"])
-    finished = await srv.store.tables(["finished"], limit=FINISHED_LISTED)
+async def tables(srv: ServerDep, who: MaybeGuest) -> dict[str, list[dict[str, Any]]]:
+    running = await srv.store.tables([TableStatus.OPEN, TableStatus.PLAYING])
+    finished = await srv.store.tables([TableStatus.FINISHED], limit=FINISHED_LISTED)
+    viewer = None if who is None else who.id
     return {
-        "open": [table_json(t) for t in running if t.status == "open"],
-        "playing": [table_json(t) for t in running if t.status == "playing"],
-        "finished": [table_json(t) for t in finished],
+        "open": [table_json(t, viewer) for t in running if t.status == TableStatus.OPEN],
+        "playing": [table_json(t, viewer) for t in running if t.status == TableStatus.PLAYING],
+        "finished": [table_json(t, viewer) for t in finished],
     }
 
 
@@ -77,37 +83,41 @@ async def tables(srv: ServerDep) -> dict[str, list[dict[str, Any]]]:
 async def create_table(body: TableIn, srv: ServerDep, creator: GuestDep) -> dict[str, Any]:
     settings = srv.settings
     check_quota(srv, creator.id)
-    table = new_table(body, creator, settings.clock(), settings.new_seed())
-    actor = await srv.manager.create(table)
-    described: TableRecord = await actor.submit(DescribeCommand())
+    host = await srv.manager.create(new_table(body, creator, settings.clock(), settings.new_seed()))
+    described: Table = await host.submit(Describe())
     token = described.seats[0].token
-    return table_json(described) | {"seat": 0, "token": token}
+    return table_json(described, creator.id) | {"seat": 0, "token": token}
+
+
+async def _host(srv: ServerDep, table_id: str) -> TableHost:
+    host = await srv.manager.get(table_id)
+    if host is None:
+        raise not_found(f"no table {table_id!r}")
+    return host
 
 
 @router.get("/tables/{table_id}")
-async def get_table(table_id: str, request: Request) -> dict[str, Any]:
-    return table_json(await table_of(request, table_id))
+async def get_table(table_id: str, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
+    host = srv.manager.hosts.get(table_id)
+    table = host.table if host is not None else await srv.store.table(table_id)
+    if table is None:
+        raise not_found(f"no table {table_id!r}")
+    return table_json(table, None if who is None else who.id)
 
 
 @router.post("/tables/{table_id}/join")
 async def join(table_id: str, body: JoinIn, srv: ServerDep, who: GuestDep) -> dict[str, Any]:
-    actor = await srv.manager.get(table_id)
-    if actor is None:
-        raise not_found(f"no table {table_id!r}")
-    seat, token = await actor.submit(JoinCommand(who, body.seat, body.invite))
+    host = await _host(srv, table_id)
+    seat, token = await host.submit(
+        commands.Join(commands.Player(who.id, who.name), body.seat, body.invite)
+    )
     return {"seat": seat, "token": token}
 
 
 @router.post("/tables/{table_id}/seats/{seat}/bot")
 async def seat_bot(
-    table_id: str,
-    seat: int,
-    body: BotIn,
-    srv: ServerDep,
-    who: MaybeGuest,
+    table_id: str, seat: int, body: BotIn, srv: ServerDep, who: MaybeGuest
 ) -> dict[str, Any]:
-    actor = await srv.manager.get(table_id)
-    if actor is None:
-        raise not_found(f"no table {table_id!r}")
-    table = await actor.submit(SetBotCommand(None if who is None else who.id, seat, body.bot))
+    host = await _host(srv, table_id)
+    table = await host.submit(commands.SetBot(None if who is None else who.id, seat, body.bot))
     return table_json(table)

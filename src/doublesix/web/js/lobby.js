@@ -170,7 +170,7 @@ function startForm(preset, players) {
     timer: state.form ? state.form.timer : 0,
     hints: state.form && state.hintsTouched ? state.form.hints : false,
   };
-  if (!state.hintsTouched) state.form.hints = !seats.some((s) => s.kind === 'open');
+  if (!state.hintsTouched) state.form.hints = seats.every((s, n) => n === 0 || s.kind === 'bot');
   setRulesPreset(preset);
   renderForm();
 }
@@ -327,21 +327,21 @@ function renderForm() {
     if (i === 0) {
       row.appendChild(el('span', 'create.seat_you', {}, 'you'));
     } else {
-      const values = ['open', ...state.bots.map((b) => `bot:${b}`)];
-      const current = s.kind === 'bot' ? `bot:${s.bot}` : 'open';
+      const values = ['invite', 'open', ...state.bots.map((b) => `bot:${b}`)];
+      const current = s.kind === 'bot' ? `bot:${s.bot}` : s.kind;
       const sel = document.createElement('select');
       sel.id = `seat-${i}`;
       sel.className = 'seat-kind';
       for (const v of values) {
-        const opt = v === 'open' ? el('option', 'create.seat_open') : el('option', 'create.seat_bot', { level: { $t: `bot.${v.slice(4)}` } });
+        const opt = v.startsWith('bot:') ? el('option', 'create.seat_bot', { level: { $t: `bot.${v.slice(4)}` } }) : el('option', `create.seat_${v}`);
         opt.value = v;
         if (v === current) opt.selected = true;
         sel.appendChild(opt);
       }
       sel.addEventListener('change', () => {
-        f.seats[i] = sel.value === 'open' ? { kind: 'open' } : { kind: 'bot', bot: sel.value.slice(4) };
+        f.seats[i] = sel.value.startsWith('bot:') ? { kind: 'bot', bot: sel.value.slice(4) } : { kind: sel.value };
         if (!state.hintsTouched) {
-          f.hints = !f.seats.some((x) => x.kind === 'open');
+          f.hints = f.seats.every((x, n) => n === 0 || x.kind === 'bot');
           hints.checked = f.hints;
         }
       });
@@ -402,7 +402,7 @@ async function createTable() {
 function names(table) {
   const all = table.seats.map((s) => s.name || '');
   return table.seats
-    .map((s, i) => (s.kind === 'open' ? null : playerName(all, i)))
+    .map((s, i) => (s.kind === 'open' || s.kind === 'invite' ? null : playerName(all, i)))
     .filter((x) => x !== null)
     .join(', ');
 }

@@ -103,8 +103,35 @@ export function waitForPlayers(connect) {
   }, 1200);
 }
 
-function inviteUrl() {
-  return `${location.origin}/table/${encodeURIComponent(tableId)}?invite=${encodeURIComponent(state.table.invite || '')}`;
+function tableUrl(invite) {
+  const url = `${location.origin}/table/${encodeURIComponent(tableId)}`;
+  return invite ? `${url}?invite=${encodeURIComponent(invite)}` : url;
+}
+
+/** A read-only link with a copy button (the creator's invitation links, the table's address). */
+function linkRow(id, url) {
+  const row = document.createElement('div');
+  row.className = 'invite-row';
+  const input = document.createElement('input');
+  input.readOnly = true;
+  input.value = url;
+  input.id = id;
+  input.dataset.literal = '';
+  row.appendChild(input);
+  const copy = el('button', 'table.copy', {}, 'small');
+  copy.type = 'button';
+  copy.id = `copy-${id}`;
+  copy.addEventListener('click', async () => {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch (e) {
+      document.execCommand('copy');
+    }
+    toast('table.copied');
+  });
+  row.appendChild(copy);
+  return row;
 }
 
 function renderWaiting() {
@@ -121,8 +148,10 @@ function renderWaiting() {
   table.seats.forEach((s, i) => {
     const li = document.createElement('li');
     li.dataset.seat = String(i);
-    if (s.kind === 'open') {
-      li.appendChild(el('span', 'seat.open', {}, 'open'));
+    if (s.kind === 'invite' && !creator) {
+      li.appendChild(el('span', 'seat.invited', {}, 'open'));
+    } else if (s.kind === 'open' || s.kind === 'invite') {
+      li.appendChild(el('span', s.kind === 'open' ? 'seat.open' : 'seat.invited', {}, 'open'));
       if (creator) {
         const sel = document.createElement('select');
         sel.className = 'bot-level';
@@ -160,29 +189,14 @@ function renderWaiting() {
     list.appendChild(li);
   });
   card.appendChild(list);
-  card.appendChild(el('p', 'table.invite', {}, 'label'));
-  const row = document.createElement('div');
-  row.className = 'invite-row';
-  const input = document.createElement('input');
-  input.readOnly = true;
-  input.value = inviteUrl();
-  input.id = 'invite-link';
-  input.dataset.literal = '';
-  row.appendChild(input);
-  const copy = el('button', 'table.copy', {}, 'small');
-  copy.type = 'button';
-  copy.id = 'copy-invite';
-  copy.addEventListener('click', async () => {
-    input.select();
-    try {
-      await navigator.clipboard.writeText(input.value);
-    } catch (e) {
-      document.execCommand('copy');
-    }
-    toast('table.copied');
-  });
-  row.appendChild(copy);
-  card.appendChild(row);
+  for (const held of table.invites || []) {
+    card.appendChild(el('p', 'table.invite_seat', { n: held.seat + 1 }, 'label'));
+    card.appendChild(linkRow(`invite-link-${held.seat}`, tableUrl(held.invite)));
+  }
+  if (table.seats.some((s) => s.kind === 'open')) {
+    card.appendChild(el('p', 'table.open_link', {}, 'label'));
+    card.appendChild(linkRow('table-link', tableUrl(null)));
+  }
   card.appendChild(el('p', 'table.starts_itself', {}, 'muted'));
   w.appendChild(card);
 }

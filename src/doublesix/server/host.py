@@ -1,0 +1,309 @@
+"""The shell that runs one table: queue, store, publish, think, sleep.
+
+A ``TableHost`` owns a ``TableState`` and is its only writer. Every command
+goes through its queue and is handled by its single task, in order: the
+state applies it (``TableState.apply``, pure), the host commits the new log
+entries to the store, then publishes them — one frame per seat, each built
+from that seat's view — and carries out the effects. Between commands it
+sleeps until the table's next clock runs out, then applies ``Tick``. A bot's
+move is found outside the task (``Thinking``) and comes back as a
+``BotMove`` command for the version it was found at.
+
+If a commit fails, the host rebuilds its state from the store, so memory
+never runs ahead of the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from doublesix.rules.view import SeatView
+from doublesix.server.hub import Hub, Listener
+from doublesix.server.store import Store
+from doublesix.server.thinking import Thinking
+from doublesix.table import commands
+from doublesix.table.config import TableConfig
+from doublesix.table.errors import Refusal, TableError
+from doublesix.table.frames import entry_frame
+from doublesix.table.model import Entry, EventKind, SeatKind, Table, TableStatus
+from doublesix.table.state import Announce, OpenRematch, Outcome, TableState, Think
+
+log = logging.getLogger(__name__)
+
+
+class Client(Listener, Protocol):
+    """A socket at the table: the host starts it with its first frames, then publishes."""
+
+    def start(self, version: int, frames: Sequence[str]) -> None:
+        """Queue ``frames`` (a snapshot, or a resume and the missing frames) of ``version``."""
+        ...
+
+
+@dataclass(frozen=True, eq=False)
+class Connect:
+    """A socket says hello: its first frames, and from now on every frame of the table."""
+
+    client: Client
+    since: int | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Disconnect:
+    client: Client
+
+
+@dataclass(frozen=True)
+class Look:
+    """The engine's view of ``seat`` now (None before the start)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Describe:
+    """The table's settings, seats and summary now."""
+
+
+Request = commands.Command | Connect | Disconnect | Look | Describe
+
+
+@dataclass
+class _Job:
+    request: Request
+    future: asyncio.Future[Any] | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class Shell:
+    """What a host needs besides its table: where to store, publish and think."""
+
+    store: Store
+    hub: Hub
+    thinking: Thinking
+    config: TableConfig
+    levels: Sequence[str]
+    clock: Callable[[], float]
+    idle_seconds: float
+    """A finished or closed table nobody watches leaves memory after this long."""
+    rematch: Callable[[Table], Awaitable[str]]
+    """Makes the rematch of a finished table and answers the new table's id."""
+
+
+class TableHost:
+    """The single writer of one table (see the module)."""
+
+    def __init__(self, state: TableState, shell: Shell) -> None:
+        self.state = state
+        self.shell = shell
+        self.table = state.table.copy()
+        """The table as stored: what readers outside the task see (the state runs ahead
+        of it while a commit is being written)."""
+        self._queue: asyncio.Queue[_Job] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._thinking: tuple[Think, asyncio.Task[None]] | None = None
+        self._sockets: dict[int, set[Client]] = {}
+        self._rematching: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.state.table.id
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+
+    async def stop(self) -> None:
+        self._think(None)
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        while not self._queue.empty():
+            future = self._queue.get_nowait().future
+            if future is not None and not future.done():
+                future.set_exception(TableError(Refusal.CLOSED, "the server is stopping"))
+
+    async def submit(self, request: Request) -> Any:
+        """Hand ``request`` to the table's task; its answer, or the TableError it raised."""
+        if not self.running:
+            raise TableError(Refusal.CLOSED, "the table is not running")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Job(request, future))
+        return await future
+
+    def _later(self, command: commands.Command) -> None:
+        self._queue.put_nowait(_Job(command))
+
+    async def _run(self) -> None:
+        await self._handle(_Job(commands.Start()))
+        while True:
+            try:
+                job = await asyncio.wait_for(self._queue.get(), self._sleep())
+            except TimeoutError:
+                if self._retired():
+                    return  # the manager loads the table again when asked
+                job = _Job(commands.Tick())
+            await self._handle(job)
+
+    def _sleep(self) -> float | None:
+        """Seconds until the next clock runs out; a finished table's time to retire."""
+        if self.state.table.status in (TableStatus.FINISHED, TableStatus.CLOSED):
+            return self.shell.idle_seconds
+        wake = self.state.wake_at()
+        return None if wake is None else max(0.0, wake - self.shell.clock())
+
+    def _retired(self) -> bool:
+        finished = self.state.table.status in (TableStatus.FINISHED, TableStatus.CLOSED)
+        return finished and self._queue.empty() and not self.shell.hub.listeners(self.id)
+
+    async def _handle(self, job: _Job) -> None:
+        try:
+            answer = await self._answer(job.request)
+        except TableError as e:
+            if job.future is not None and not job.future.done():
+                job.future.set_exception(e)
+        except Exception:  # a bug or the database: never leave the table broken
+            log.exception("table %s: %r failed", self.id, job.request)
+            await self._rebuild()
+            if job.future is not None and not job.future.done():
+                job.future.set_exception(
+                    TableError(Refusal.SERVER, "the change could not be stored; nothing changed")
+                )
+        else:
+            if job.future is not None and not job.future.done():
+                job.future.set_result(answer)
+
+    async def _answer(self, request: Request) -> Any:
+        state = self.state
+        match request:
+            case Connect(client=client, since=since):
+                return await self._connect(client, since)
+            case Disconnect(client=client):
+                return await self._disconnect(client)
+            case Look(seat=seat):
+                return None if state.game is None else state.seat_view(seat)
+            case Describe():
+                return state.table.copy()
+        return await self._apply(request)
+
+    async def _apply(self, command: commands.Command) -> Any:
+        outcome = self.state.apply(command, self.shell.clock())
+        if outcome.entries:
+            await self._commit(outcome.entries)
+        self._carry_out(outcome)
+        return outcome.answer
+
+    async def _commit(self, entries: Sequence[Entry]) -> None:
+        seats = any(e.kind == EventKind.SEAT for e in entries)
+        await self.shell.store.commit(self.state.table, entries, seats=seats)
+        self.table = self.state.table.copy()
+        hub = self.shell.hub
+        if not hub.listeners(self.id):
+            return
+        state = self.state
+        views = {viewer: json.dumps(state.view(viewer)) for viewer in state.viewers()}
+        for entry in entries:
+            frames = {viewer: entry_frame(entry, viewer, views[viewer]) for viewer in views}
+            hub.publish(self.id, entry.version, frames)
+
+    def _carry_out(self, outcome: Outcome) -> None:
+        for effect in outcome.effects:
+            if isinstance(effect, Announce):
+                presence = json.dumps({"type": "presence", "away": self.state.away()})
+                self.shell.hub.notify(self.id, presence)
+            elif isinstance(effect, OpenRematch):
+                self._rematching = asyncio.create_task(
+                    self._open_rematch(effect.table), name=f"rematch-{self.id}"
+                )
+        self._think(outcome.think)
+
+    async def _open_rematch(self, table: Table) -> None:
+        try:
+            self._later(commands.RematchOpened(await self.shell.rematch(table)))
+        except Exception:
+            log.exception("table %s: the rematch could not be made", self.id)
+
+    async def _rebuild(self) -> None:
+        """The state anew from the store (after a failed commit or a bug)."""
+        store, shell = self.shell.store, self.shell
+        try:
+            table = await store.table(self.id)
+            if table is None:
+                raise RuntimeError(f"table {self.id} is gone from the store")
+            entries = await store.events(self.id)
+            now = shell.clock()
+            self.state = TableState.rebuild(table, entries, shell.config, shell.levels, now)
+            self.table = table.copy()
+            for seat in self._sockets:
+                self.state.apply(commands.Arrive(seat), now)
+            self._think(self.state.think())
+        except Exception:
+            log.exception("table %s: could not rebuild", self.id)
+
+    # --- sockets ------------------------------------------------------------------------
+
+    async def _connect(self, client: Client, since: int | None) -> None:
+        seat = client.seat
+        state = self.state
+        if seat is not None and state.table.seats[seat].kind == SeatKind.HUMAN:
+            sockets = self._sockets.setdefault(seat, set())
+            sockets.add(client)
+            if len(sockets) == 1:
+                await self._apply(commands.Arrive(seat))
+        frames = state.greeting(seat, since) or [json.dumps(state.snapshot(seat))]
+        client.start(state.table.version, frames)
+        self.shell.hub.subscribe(self.id, client)
+
+    async def _disconnect(self, client: Client) -> None:
+        self.shell.hub.unsubscribe(self.id, client)
+        seat = client.seat
+        sockets = None if seat is None else self._sockets.get(seat)
+        if seat is None or sockets is None or client not in sockets:
+            return
+        sockets.discard(client)
+        if not sockets:
+            del self._sockets[seat]
+            await self._apply(commands.Leave(seat))
+
+    # --- bots ---------------------------------------------------------------------------
+
+    def _think(self, think: Think | None) -> None:
+        """Find the move the table waits for from a bot, unless it is being found already."""
+        current = self._thinking
+        if current is not None:
+            if think is not None and current[0].key == think.key and not current[1].done():
+                return
+            current[1].cancel()
+            self._thinking = None
+        if think is not None:
+            task = asyncio.create_task(self._find(think), name=f"table-{self.id}-{think.seat}")
+            self._thinking = (think, task)
+
+    async def _find(self, think: Think) -> None:
+        """Let the bot choose outside the table's task; its move comes back as a command for
+        the version it was found at (dropped if the table has moved on)."""
+        if think.delay > 0:
+            await asyncio.sleep(think.delay)
+        view: SeatView = think.view
+        try:
+            watched = bool(self._sockets)  # a human seat has a socket open
+            move = await self.shell.thinking.choose(
+                think.level, think.seed, view, table=self.id, watched=watched
+            )
+        except Exception:
+            log.exception(
+                "table %s: bot of seat %d failed; it plays its first move", self.id, think.seat
+            )
+            move = view.legal_moves[0]
+        self._later(commands.BotMove(think.seat, move, think.version, think.stand))

@@ -1,0 +1,133 @@
+"""What a client may send on a table socket, parsed once at the edge into typed frames.
+
+``parse_frame`` is the only reader of client text (as lila-ws's
+``ClientOut.parse``): a frame that does not parse is refused here with a
+``bad_frame`` error and never reaches the table.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from doublesix.rules.moves import End, Move
+from doublesix.table.commands import Phrase
+from doublesix.table.errors import Refusal, TableError
+from doublesix.tiles import InvalidTileError, Tile
+
+MAX_FRAME = 4096
+"""Characters in one client frame; a longer one is refused."""
+
+
+@dataclass(frozen=True)
+class Hello:
+    token: str | None
+    since: int | None
+
+
+@dataclass(frozen=True)
+class PlayFrame:
+    move: Move
+    version: int
+
+
+@dataclass(frozen=True)
+class ContinueFrame:
+    pass
+
+
+@dataclass(frozen=True)
+class HintFrame:
+    pass
+
+
+@dataclass(frozen=True)
+class ChatFrame:
+    text: str | None
+    phrase: Phrase | None
+
+
+@dataclass(frozen=True)
+class RematchFrame:
+    pass
+
+
+Frame = Hello | PlayFrame | ContinueFrame | HintFrame | ChatFrame | RematchFrame
+
+
+def bad(message: str) -> TableError:
+    return TableError(Refusal.BAD_FRAME, message)
+
+
+def parse_frame(text: str | None) -> Frame:
+    """The client's frame as a typed value; TableError(``bad_frame``) if it is not one."""
+    data = _object(text)
+    kind = data["type"]
+    if kind == "hello":
+        token, since = data.get("token"), data.get("since")
+        if token is not None and not isinstance(token, str):
+            raise bad('"token" must be a string or null')
+        return Hello(token, None if since is None else _version(since))
+    if kind == "play":
+        if "tile" not in data or "version" not in data:
+            raise bad('play needs "tile" and "version" (and "end" once the line has one)')
+        return PlayFrame(_move(data["tile"], data.get("end")), _version(data["version"]))
+    if kind == "continue":
+        return ContinueFrame()
+    if kind == "hint":
+        return HintFrame()
+    if kind == "chat":
+        return _chat(data)
+    if kind == "rematch":
+        return RematchFrame()
+    raise bad(f"unknown frame type {kind!r}")
+
+
+def _object(text: str | None) -> dict[str, Any]:
+    if text is None:
+        raise bad("frames are JSON text, not binary")
+    if len(text) > MAX_FRAME:
+        raise bad(f"a frame is at most {MAX_FRAME} characters")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise bad("not JSON") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise bad('a frame is an object with a "type"')
+    return data
+
+
+def _version(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise bad('"version" must be the last version you saw, a whole number')
+    return value
+
+
+def _move(tile: Any, end: Any) -> Move:
+    if not isinstance(tile, str):
+        raise bad("'tile' must be a tile written a-b, halves 0 to 6 (R1)")
+    try:
+        t = Tile.parse(tile)
+    except InvalidTileError as e:
+        raise TableError(Refusal.BAD_FRAME, str(e), rule="R1") from None
+    if end is None:
+        return Move(t, None)
+    if end not in ("left", "right"):
+        raise bad('\'end\' must be "left", "right" or null')
+    return Move(t, End(end))
+
+
+def _chat(data: dict[str, Any]) -> ChatFrame:
+    text, phrase = data.get("text"), data.get("phrase")
+    if (text is None) == (phrase is None):
+        raise bad('chat needs "text" or "phrase" (one of them)')
+    if phrase is not None:
+        try:
+            return ChatFrame(None, Phrase(phrase if isinstance(phrase, str) else ""))
+        except ValueError:
+            choices = ", ".join(p.value for p in Phrase)
+            raise bad(f"no phrase {phrase!r}; choose from {choices}") from None
+    if not isinstance(text, str):
+        raise bad('"text" must be a string')
+    return ChatFrame(text, None)

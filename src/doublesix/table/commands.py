@@ -1,0 +1,138 @@
+"""What can be asked of a table: typed commands, checked and applied by ``TableState``.
+
+The socket and the HTTP routes turn what a client sent into one of these
+(parsing tiles and ends there); the table's shell adds its own: a bot's
+move, a seat's player arriving or leaving, the clock's tick.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from doublesix.rules.moves import Move
+from doublesix.table.model import Stand
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who asks: a player's id and the name shown at the table."""
+
+    id: str
+    name: str
+
+
+class Phrase(StrEnum):
+    """Quick chat phrases, shown to each reader in the reader's language."""
+
+    GOOD_GAME = "good_game"
+    WELL_PLAYED = "well_played"
+    YOUR_TURN = "your_turn"
+    THANKS = "thanks"
+
+
+@dataclass(frozen=True)
+class Join:
+    """Take a seat: ``seat`` (None: the first open one), with an invitation's ``invite``."""
+
+    player: Player
+    seat: int | None = None
+    invite: str | None = None
+
+
+@dataclass(frozen=True)
+class SetBot:
+    """The table's creator seats a bot of ``level`` at a free seat before the start."""
+
+    player: str | None
+    seat: int
+    level: str
+
+
+@dataclass(frozen=True)
+class Play:
+    seat: int | None
+    move: Move
+    version: int
+    """The last version the sender saw; stale if the game changed since."""
+
+
+@dataclass(frozen=True)
+class Continue:
+    """R25: ``seat`` has seen the round and is ready for the next."""
+
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class Chat:
+    """A message from ``seat`` (None: a spectator, ``player``): a text or a quick phrase."""
+
+    seat: int | None
+    player: Player | None
+    text: str | None = None
+    phrase: Phrase | None = None
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """After the game, ``seat`` would play again with the same seats and options."""
+
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class RematchOpened:
+    """The shell made the rematch's table ``table``."""
+
+    table: str
+
+
+@dataclass(frozen=True)
+class BotMove:
+    """A move found for ``seat`` on the table at ``version``; dropped if the table moved on."""
+
+    seat: int
+    move: Move
+    version: int
+    stand: Stand
+
+
+@dataclass(frozen=True)
+class Arrive:
+    """``seat``'s player has a socket again (its first one)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Leave:
+    """``seat``'s player has no socket left."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Start:
+    """Start the game if every seat is taken (a table made full: a challenge, a rematch)."""
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Act on every clock that has run out by now."""
+
+
+Command = (
+    Join
+    | SetBot
+    | Play
+    | Continue
+    | Chat
+    | Rematch
+    | RematchOpened
+    | BotMove
+    | Arrive
+    | Leave
+    | Start
+    | Tick
+)

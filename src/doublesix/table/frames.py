@@ -1,0 +1,83 @@
+"""What each viewer is sent of a log entry: its events as that seat may see them.
+
+A viewer is a seat, or ``None`` for a spectator. Every frame a client gets
+is built here from the log's entries and the viewer's view; a drawn tile
+is shown to its drawer only, to nobody else and never to a spectator
+(R9, R25). Because the frames follow from the entries alone, any process
+that holds a table's log can resend exactly what a client missed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from doublesix.table.model import JSON, Entry, EventKind
+
+Viewer = int | None
+
+
+def engine_events(events: Sequence[JSON], viewer: Viewer) -> list[JSON]:
+    """The record's events as ``viewer`` sees them: another seat's drawn tile is hidden."""
+    return [
+        e | {"draw": None} if "draw" in e and (viewer is None or e["seat"] != viewer) else e
+        for e in events
+    ]
+
+
+def entry_events(entry: Entry, viewer: Viewer) -> list[JSON]:
+    """The ``update`` events of ``entry`` for ``viewer`` (docs/protocol.md)."""
+    data, seat = entry.data, entry.seat
+    kind = entry.kind
+    if kind == EventKind.SEAT:
+        return [{"seat": seat, "join": data["name"], "kind": data["kind"]}]
+    if kind == EventKind.START:
+        return [{"start": True}, {"round": 1}, *engine_events(data["events"], viewer)]
+    if kind in (EventKind.PLAY, EventKind.STRAIGHTEN):
+        marker = [{"seat": seat, data["stand"]: True}] if data.get("stand") else []
+        return marker + engine_events(data["events"], viewer)
+    if kind == EventKind.CONTINUE:
+        pressed: JSON = {"seat": seat, "continue": True}
+        if data.get("stand"):
+            pressed[data["stand"]] = True
+        if not data.get("next_round"):
+            return [pressed]
+        return [pressed, {"round": data["round"]}, *engine_events(data["events"], viewer)]
+    if kind == EventKind.REMATCH:
+        if "table" in data:
+            return [{"rematch": data["table"]}]
+        return [{"seat": seat, "rematch": True}]
+    if kind == EventKind.CLOSE:
+        return [{"close": data["reason"]}]
+    raise ValueError(f"entry {entry.version} ({kind}) has no update events")
+
+
+def chat_message(entry: Entry) -> JSON:
+    """The ``chat`` frame of a chat entry (the same for every reader)."""
+    data = entry.data
+    out: JSON = {
+        "type": "chat",
+        "version": entry.version,
+        "from": data["from"],
+        "seat": entry.seat,
+        "channel": data["channel"],
+        "at": entry.at,
+    }
+    if "phrase" in data:
+        out["phrase"] = data["phrase"]
+    else:
+        out["text"] = data["text"]
+    return out
+
+
+def update_frame(version: int, events: Sequence[JSON], view: str | None) -> str:
+    """An ``update`` frame; ``view`` (encoded) is left out of the frames a resume replays."""
+    head = f'{{"type": "update", "version": {version}, "events": {json.dumps(events)}'
+    return head + "}" if view is None else f'{head}, "view": {view}}}'
+
+
+def entry_frame(entry: Entry, viewer: Viewer, view: str | None) -> str:
+    """The frame of ``entry`` for ``viewer``: a ``chat`` frame, or an ``update``."""
+    if entry.kind == EventKind.CHAT:
+        return json.dumps(chat_message(entry))
+    return update_frame(entry.version, entry_events(entry, viewer), view)

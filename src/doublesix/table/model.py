@@ -1,0 +1,144 @@
+"""A table's values: its seats, its status and the entries of its log.
+
+A table is what players sit at: a ruleset, a seed, seats, a few settings,
+and a log. Every change is an ``Entry`` of the log, numbered from 1 (the
+table's ``version``). The entries hold the ``doublesix/1`` record's events
+(``play``, ``draw``, ``pass``, ``straighten``) together with the table's own
+(seats taken, the start, Continue, chat, timeouts, rematch, close): the
+game, the record and every view are derived from the log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+JSON = dict[str, Any]
+
+
+class SeatKind(StrEnum):
+    HUMAN = "human"
+    """Taken by a player (a guest or an account)."""
+    BOT = "bot"
+    OPEN = "open"
+    """Free for anyone."""
+    INVITE = "invite"
+    """Free only for whoever holds this seat's invitation code."""
+
+
+class TableStatus(StrEnum):
+    OPEN = "open"
+    """Waiting for players."""
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CLOSED = "closed"
+    """Stopped before its end: it never started, or every player left it."""
+
+
+class EventKind(StrEnum):
+    """The kind of a log entry."""
+
+    SEAT = "seat"
+    START = "start"
+    PLAY = "play"
+    STRAIGHTEN = "straighten"
+    CONTINUE = "continue"
+    CHAT = "chat"
+    REMATCH = "rematch"
+    CLOSE = "close"
+
+
+GAME_KINDS = frozenset({EventKind.START, EventKind.PLAY, EventKind.STRAIGHTEN, EventKind.CONTINUE})
+"""The entries that change the game: a command that saw an older version is stale."""
+
+
+class Stand(StrEnum):
+    """Why the server moves for a seat."""
+
+    BOT = "bot"
+    """A bot's seat."""
+    TIMEOUT = "timeout"
+    """A human seat whose clock ran out."""
+    AWAY = "away"
+    """A human seat whose player is gone beyond the grace period."""
+
+
+class CloseReason(StrEnum):
+    EXPIRED = "expired"
+    """Nobody filled the seats in time."""
+    ABANDONED = "abandoned"
+    """Every human player was gone for too long."""
+
+
+@dataclass
+class Seat:
+    number: int
+    kind: SeatKind
+    bot: str | None = None
+    """The bot's level."""
+    player: str | None = None
+    """The id of the player sitting here."""
+    name: str | None = None
+    token: str | None = None
+    """The seat's secret: a socket that says hello with it plays for this seat."""
+    invite: str | None = None
+    """The code that lets its invited player take the seat (``SeatKind.INVITE``)."""
+
+    @property
+    def free(self) -> bool:
+        return self.kind in (SeatKind.OPEN, SeatKind.INVITE)
+
+
+@dataclass
+class Table:
+    """A table's settings and the summary of its log (what the lobby lists)."""
+
+    id: str
+    preset: str
+    ruleset: JSON
+    seed: int
+    timer: float | None
+    """Seconds a human seat has for a move; None: no clock."""
+    hints: bool
+    rated: bool
+    creator: str | None
+    """The player who made the table (seats bots, sees the invitation codes)."""
+    seats: list[Seat]
+    created_at: float
+    status: TableStatus = TableStatus.OPEN
+    version: int = 0
+    """The number of the table's last entry; 0 before the first."""
+    updated_at: float = 0.0
+    deadline: float | None = None
+    """When the clock that runs now runs out (seconds since the epoch)."""
+    scores: list[int] = field(default_factory=list)
+    result: JSON | None = None
+    """``{"winners", "losers", "scores", "dry_win"}`` once the game is finished."""
+
+    def copy(self) -> Table:
+        return dataclasses.replace(
+            self, seats=[dataclasses.replace(s) for s in self.seats], scores=list(self.scores)
+        )
+
+    def seat_of(self, player: str) -> Seat | None:
+        return next(
+            (s for s in self.seats if s.kind == SeatKind.HUMAN and s.player == player), None
+        )
+
+    @property
+    def humans(self) -> list[int]:
+        return [s.number for s in self.seats if s.kind == SeatKind.HUMAN]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One numbered change of a table."""
+
+    version: int
+    kind: EventKind
+    seat: int | None
+    data: JSON
+    at: float
+    """When it happened (seconds since the epoch)."""

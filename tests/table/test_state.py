@@ -1,0 +1,345 @@
+"""The table core without a server: commands in, log entries and effects out, at given times."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from doublesix.rules.moves import Move
+from doublesix.rules.record import replay
+from doublesix.rules.ruleset import preset
+from doublesix.table import commands
+from doublesix.table.commands import Phrase, Player
+from doublesix.table.config import TableConfig
+from doublesix.table.errors import Refusal, TableError
+from doublesix.table.frames import entry_events
+from doublesix.table.model import EventKind, Seat, SeatKind, Stand, Table, TableStatus
+from doublesix.table.records import record_of
+from doublesix.table.state import Announce, OpenRematch, TableState
+
+LEVELS = ("random", "greedy")
+ANNA, BEN, CARLA = Player("a", "Anna"), Player("b", "Ben"), Player("c", "Carla")
+
+
+def table(*seats: Seat, name: str = "block", timer: float | None = None, seed: int = 7) -> Table:
+    ruleset = preset(name, len(seats))
+    return Table(
+        id="t",
+        preset=name,
+        ruleset=ruleset.to_dict(),
+        seed=seed,
+        timer=timer,
+        hints=False,
+        rated=False,
+        creator="a",
+        seats=list(seats),
+        created_at=0.0,
+        updated_at=0.0,
+        scores=[0] * ruleset.sides,
+    )
+
+
+def anna() -> Seat:
+    return Seat(0, SeatKind.HUMAN, None, "a", "Anna", "token-a")
+
+
+def open_state(config: TableConfig | None = None, **kw: Any) -> TableState:
+    """Anna at seat 0, seat 1 open (a 2-player block game)."""
+    return TableState(
+        table(anna(), Seat(1, SeatKind.OPEN), **kw), config or TableConfig(), LEVELS, 0.0
+    )
+
+
+def started(config: TableConfig | None = None, **kw: Any) -> TableState:
+    state = open_state(config, **kw)
+    state.apply(commands.Join(BEN), 1.0)
+    assert state.table.status == TableStatus.PLAYING
+    return state
+
+
+def mover(state: TableState) -> int:
+    assert state.game is not None and state.game.turn is not None
+    return state.game.turn
+
+
+def first_move(state: TableState) -> Move:
+    assert state.game is not None
+    return state.game.legal_moves()[0]
+
+
+def frozen(state: TableState) -> str:
+    """What a refused command must leave as it was."""
+    assert state.game is not None
+    view = json.dumps([state.view(v) for v in state.viewers()], sort_keys=True)
+    return view + repr(state.table) + repr(sorted(state.ready))
+
+
+def test_joining_fills_the_seat_then_the_game_starts() -> None:
+    state = open_state()
+    out = state.apply(commands.Join(BEN), 1.0)
+    seat, token = out.answer  # type: ignore[misc]
+    assert seat == 1 and token
+    assert [e.kind for e in out.entries] == [EventKind.SEAT, EventKind.START]
+    assert [e.version for e in out.entries] == [1, 2]
+    assert state.table.status == TableStatus.PLAYING and state.table.version == 2
+    again = state.apply(commands.Join(BEN), 2.0)
+    assert again.answer == (1, token) and again.entries == []  # the same seat, nothing new
+    with pytest.raises(TableError) as e:
+        state.apply(commands.Join(CARLA), 2.0)
+    assert e.value.code == Refusal.STARTED
+
+
+def test_an_invited_seat_is_taken_only_with_its_code() -> None:
+    state = TableState(
+        table(anna(), Seat(1, SeatKind.INVITE, invite="code-1"), Seat(2, SeatKind.OPEN)),
+        TableConfig(),
+        LEVELS,
+        0.0,
+    )
+    for asked in (commands.Join(CARLA, seat=1), commands.Join(CARLA, invite="guess")):
+        with pytest.raises(TableError) as e:
+            state.apply(asked, 1.0)
+        assert e.value.code == Refusal.INVITE and e.value.field == "invite"
+    assert state.apply(commands.Join(CARLA), 1.0).answer[0] == 2  # type: ignore[index]
+    with pytest.raises(TableError) as e:
+        state.apply(commands.Join(Player("d", "Dora")), 1.0)  # only the invited seat is left
+    assert e.value.code == Refusal.INVITE
+    assert state.apply(commands.Join(BEN, invite="code-1"), 2.0).answer[0] == 1  # type: ignore[index]
+    assert state.table.status == TableStatus.PLAYING
+
+
+def test_only_the_creator_seats_bots_and_only_known_levels() -> None:
+    state = open_state()
+    with pytest.raises(TableError) as e:
+        state.apply(commands.SetBot("b", 1, "greedy"), 1.0)
+    assert e.value.code == Refusal.FORBIDDEN
+    with pytest.raises(TableError) as e:
+        state.apply(commands.SetBot("a", 1, "omniscient"), 1.0)
+    assert e.value.code == Refusal.BOT and e.value.field == "bot"
+    out = state.apply(commands.SetBot("a", 1, "greedy"), 1.0)
+    assert state.table.status == TableStatus.PLAYING
+    assert out.think is not None or mover(state) == 0  # a bot to move is thought for at once
+
+
+def test_a_refused_command_changes_nothing() -> None:
+    state = started()
+    before = frozen(state)
+    seat = mover(state)
+    for command in (
+        commands.Play(1 - seat, first_move(state), state.table.version),  # not your turn (R6)
+        commands.Play(seat, first_move(state), state.table.version - 1),  # stale
+        commands.Play(None, first_move(state), state.table.version),  # a spectator
+        commands.Continue(seat),  # the round is being played (R25)
+        commands.Chat(seat, ANNA, text=" "),
+        commands.Chat(seat, ANNA, text="x" * 301),
+        commands.Chat(seat, ANNA, text="bell\x07"),
+        commands.Chat(None, None, text="who am I"),
+        commands.Rematch(seat),
+    ):
+        with pytest.raises(TableError):
+            state.apply(command, 5.0)
+        assert frozen(state) == before, command
+
+
+def test_R5_an_illegal_move_is_refused_with_its_rule() -> None:
+    state = started()
+    seat = mover(state)
+    assert state.game is not None
+    hand = state.game.round.hand(seat)
+    legal = {m.tile for m in state.game.legal_moves()}
+    wrong = next(t for t in hand if t not in legal)  # seed 7 deals one
+    with pytest.raises(TableError) as e:
+        state.apply(commands.Play(seat, Move(wrong, None), state.table.version), 2.0)
+    assert e.value.code == Refusal.ILLEGAL and e.value.rule is not None
+
+
+def test_chat_does_not_make_a_move_stale_and_is_kept() -> None:
+    state = started()
+    seen = state.table.version
+    out = state.apply(commands.Chat(1, BEN, text="  <b>hi</b>  "), 2.0)
+    [entry] = out.entries
+    assert entry.kind == EventKind.CHAT and entry.data["text"] == "<b>hi</b>"
+    state.apply(commands.Chat(None, CARLA, phrase=Phrase.GOOD_GAME), 2.0)
+    chat = state.view(None)["chat"]
+    assert [(c["from"], c["channel"]) for c in chat] == [
+        ("Ben", "players"),
+        ("Carla", "spectators"),
+    ]
+    assert chat[1]["phrase"] == "good_game" and "text" not in chat[1]
+    seat = mover(state)
+    out = state.apply(commands.Play(seat, first_move(state), seen), 3.0)  # seen before the chat
+    assert out.entries[0].kind == EventKind.PLAY
+
+
+def test_chat_is_rate_limited_per_sender() -> None:
+    state = started(TableConfig(chat_burst=3, chat_window=10.0))
+    for k in range(3):
+        state.apply(commands.Chat(0, ANNA, text=f"m{k}"), 1.0 + k)
+    with pytest.raises(TableError) as e:
+        state.apply(commands.Chat(0, ANNA, text="one more"), 5.0)
+    assert e.value.code == Refusal.RATE_LIMITED
+    state.apply(commands.Chat(1, BEN, text="my turn to speak"), 5.0)  # another sender
+    state.apply(commands.Chat(0, ANNA, text="later"), 11.5)  # the window has moved on
+
+
+def test_the_turn_timer_gives_the_move_to_a_bot_then_continue_is_pressed() -> None:
+    state = started(TableConfig(continue_seconds=30.0), timer=20.0)
+    deadline = state.table.deadline
+    assert deadline == 1.0 + 20.0
+    assert state.wake_at() == deadline
+    seat = mover(state)
+    early = state.apply(commands.Tick(), 10.0)
+    assert early.think is None and early.entries == []
+    late = state.apply(commands.Tick(), deadline)
+    think = late.think
+    assert think is not None and think.stand == Stand.TIMEOUT and think.seat == seat
+    assert think.level == "greedy" and think.delay == 0
+    out = state.apply(
+        commands.BotMove(seat, think.view.legal_moves[0], think.version, think.stand), 22.0
+    )
+    assert out.entries[0].data["stand"] == "timeout"
+    assert entry_events(out.entries[0], None)[0] == {"seat": seat, "timeout": True}
+    stale = state.apply(
+        commands.BotMove(seat, think.view.legal_moves[0], think.version, think.stand), 22.0
+    )
+    assert stale.entries == []  # the table has moved on: dropped
+
+
+def test_an_away_player_gets_a_grace_period_then_a_stand_in() -> None:
+    state = started(TableConfig(grace_seconds=60.0, bot_delay=0.5))
+    assert state.apply(commands.Arrive(0), 2.0).effects == [Announce()]
+    state.apply(commands.Arrive(1), 2.0)
+    assert state.away() == [] and state.wake_at() is None
+    seat = mover(state)
+    state.apply(commands.Leave(seat), 10.0)
+    assert state.away() == [{"seat": seat, "since": 10.0, "until": 70.0, "bot": False}]
+    assert state.wake_at() == 70.0
+    out = state.apply(commands.Tick(), 70.0)
+    assert Announce() in out.effects and state.away()[0]["bot"] is True
+    assert out.think is not None and out.think.stand == Stand.AWAY and out.think.delay == 0.5
+    back = state.apply(commands.Arrive(seat), 71.0)
+    assert back.think is None and state.away() == []  # its player plays again
+
+
+def test_a_table_everyone_left_closes_and_an_unfilled_one_expires() -> None:
+    state = started(TableConfig(grace_seconds=1.0, abandon_seconds=100.0))
+    state.apply(commands.Arrive(0), 2.0)
+    state.apply(commands.Leave(0), 3.0)
+    assert state.wake_at() is not None
+    state.apply(commands.Tick(), 103.0)
+    assert state.table.status == TableStatus.CLOSED and state.view(0)["closed"] == "abandoned"
+    assert state.think() is None and state.wake_at() is None
+    with pytest.raises(TableError) as e:
+        state.apply(commands.Continue(0), 104.0)
+    assert e.value.code == Refusal.CLOSED
+
+    waiting = open_state(TableConfig(open_seconds=50.0))
+    assert waiting.wake_at() == 50.0
+    out = waiting.apply(commands.Tick(), 50.0)
+    assert out.entries[0].kind == EventKind.CLOSE and waiting.table.status == TableStatus.CLOSED
+    with pytest.raises(TableError) as e:
+        waiting.apply(commands.Join(BEN), 51.0)
+    assert e.value.code == Refusal.CLOSED
+
+
+def play_to_the_end(state: TableState, now: float = 10.0) -> None:
+    """Every seat plays its first legal move; Continue for everyone between rounds."""
+    assert state.game is not None
+    while state.table.status == TableStatus.PLAYING:
+        game = state.game
+        if game.turn is None:
+            for seat in state.table.humans:
+                state.apply(commands.Continue(seat), now)
+        else:
+            state.apply(commands.Play(game.turn, game.legal_moves()[0], state.table.version), now)
+        now += 1.0
+
+
+def test_a_finished_game_has_its_result_and_a_record_derived_from_the_log() -> None:
+    state = started(TableConfig(resume_events=100_000))  # the whole log is kept
+    play_to_the_end(state)
+    assert state.table.status == TableStatus.FINISHED
+    assert state.game is not None and state.table.result == {
+        "finished": True,
+        "losers": list(state.game.result.losers),
+        "winners": list(state.game.result.winners),
+        "dry_win": state.game.result.dry_win,
+        "scores": list(state.game.result.scores),
+    }
+    record = record_of(state.table, state.recent)
+    assert record is not None
+    assert replay(record).result == state.game.result  # the engine agrees with the log
+
+
+def test_a_rebuilt_table_is_the_same_table() -> None:
+    state = started()
+    entries = []
+    original = copy.deepcopy(state.table)
+    for _ in range(6):
+        game = state.game
+        assert game is not None and game.turn is not None
+        entries += state.apply(
+            commands.Play(game.turn, game.legal_moves()[0], state.table.version), 3.0
+        ).entries
+    entries = [*list(state.recent)]
+    rebuilt = TableState.rebuild(copy.deepcopy(state.table), entries, TableConfig(), LEVELS, 9.0)
+    assert original.version < rebuilt.table.version
+    assert rebuilt.view(0) | {"away": []} == state.view(0) | {"away": []}
+    assert rebuilt.game_version == state.game_version
+
+
+def test_rematch_when_every_human_agrees() -> None:
+    state = started()
+    play_to_the_end(state)
+    first = state.apply(commands.Rematch(0), 100.0)
+    assert first.effects == [] and state.view(1)["rematch"]["agreed"] == [0]
+    second = state.apply(commands.Rematch(1), 101.0)
+    [effect] = second.effects
+    assert isinstance(effect, OpenRematch) and effect.table.id == "t"
+    out = state.apply(commands.RematchOpened("t2"), 102.0)
+    assert entry_events(out.entries[0], 0) == [{"rematch": "t2"}]
+    assert state.view(0)["rematch"] == {"agreed": [0, 1], "table": "t2"}
+
+
+def test_a_resume_gives_exactly_the_missed_frames() -> None:
+    state = started()
+    since = state.table.version
+    for _ in range(3):
+        game = state.game
+        assert game is not None and game.turn is not None
+        state.apply(commands.Play(game.turn, game.legal_moves()[0], state.table.version), 3.0)
+    state.apply(commands.Chat(0, ANNA, text="hello"), 4.0)
+    frames = [json.loads(f) for f in state.greeting(1, since) or []]
+    assert frames[0] == {"type": "resume", "since": since, "version": state.table.version}
+    body = frames[1:-1]
+    assert [f["version"] for f in body] == list(range(since + 1, state.table.version + 1))
+    assert [f["type"] for f in body] == ["update", "update", "update", "chat"]
+    assert ["view" in f for f in body] == [False, False, True, False]  # the last update's
+    assert frames[-1]["type"] == "presence"
+    assert state.greeting(1, -1) is None and state.greeting(1, None) is None
+
+
+def test_draws_are_shown_to_the_drawer_only() -> None:
+    state = TableState(
+        table(anna(), Seat(1, SeatKind.OPEN), name="draw"), TableConfig(), LEVELS, 0.0
+    )
+    state.apply(commands.Join(BEN), 1.0)
+    drawn = None
+    for _ in range(200):
+        game = state.game
+        assert game is not None
+        if game.turn is None:
+            break
+        out = state.apply(commands.Play(game.turn, game.legal_moves()[0], state.table.version), 2.0)
+        draws = [e for e in out.entries[0].data["events"] if "draw" in e]
+        if draws:
+            drawn = (out.entries[0], draws[0]["seat"])
+            break
+    assert drawn is not None, "no draw in this deal"
+    entry, drawer = drawn
+    assert any(e.get("draw") for e in entry_events(entry, drawer))
+    for viewer in (1 - drawer, None):
+        assert all(e.get("draw") is None for e in entry_events(entry, viewer) if "draw" in e)
