@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from doublesix.cli.common import CommandError, Subparsers
-from doublesix.record_bounds import RecordTooLarge, read_bounded
+from doublesix.record_bounds import MAX_BYTES, RecordTooLarge, read_bounded, too_many_bytes
 from doublesix.rules import record
 from doublesix.rules.record import RecordError
 from doublesix.rules.text import record_lines
@@ -33,7 +33,13 @@ def read_record_text(name: str) -> str:
     most: a larger file, or an endless one, is refused before it fills the memory."""
     try:
         if name == "-":
-            return read_bounded(sys.stdin.buffer).decode("utf-8")
+            binary = getattr(sys.stdin, "buffer", None)
+            if binary is None:  # a text stream (a test's): bounded all the same
+                text = sys.stdin.read(MAX_BYTES + 1)
+                if len(text) > MAX_BYTES:
+                    raise too_many_bytes()
+                return text
+            return read_bounded(binary).decode("utf-8")
         with Path(name).open("rb") as stream:
             return read_bounded(stream).decode("utf-8")
     except RecordTooLarge as e:
