@@ -1,14 +1,18 @@
 """A player's latency under each attack of issue 13, against a real ``doublesix serve``.
 
 One run: the server starts (production settings: limits on, one thinking
-worker), a player at 127.0.0.1 plays Draw against an ``expert`` bot with
-hints on, and the attacks of issue 13 run one after another, each for
-``--seconds``, from other loopback addresses (127.0.0.2 and up, as other
-clients would). Measured for the player, per phase:
+worker), and from 127.0.0.1 two players play Draw against each other (a
+move 0.2 s after their turn comes) while a third plays Draw against an
+``expert`` bot with hints on. The attacks of issue 13 run one after
+another, each for ``--seconds``, from other loopback addresses (127.0.0.2
+and up, as other clients would). Measured per phase:
 
-- move: from sending its move to the update of that move (the event loop);
-- bot: from that update to the bot's reply (bot delay + search + pad);
-- hint: from asking a hint to its answer (every third turn);
+- move: from sending a move to the update of that move (the event loop), at
+  both tables;
+- bot: from the update of a move to the expert's reply (bot delay + search +
+  pad);
+- hint: from asking a hint to its answer (every third turn at the expert's
+  table);
 - moves made and errors (a game that stops shows as no moves).
 
     .venv/bin/python benchmarks/hostile.py --seconds 20 | tee benchmarks/hostile.log
@@ -105,14 +109,17 @@ class Phase:
             "hint_p50": ms(pct(self.hint, 50)),
             "hint_p99": ms(pct(self.hint, 99)),
             "errors": len(self.errors),
+            "error_codes": sorted(set(self.errors)),
             "attack": self.attack,
         }
 
 
 class Player:
-    """The legitimate player: seat 0 against an expert, hints on, a move after ``THINK``."""
+    """A legitimate player: a move ``THINK`` after its turn comes; at the expert's table
+    (``against_bot``) it times the bot's replies and asks a hint every third turn."""
 
-    def __init__(self, ws: ClientConnection) -> None:
+    def __init__(self, ws: ClientConnection, against_bot: bool) -> None:
+        self.against_bot = against_bot
         self.ws = ws
         self.version = 0
         self.view: dict[str, Any] = {}
@@ -146,7 +153,7 @@ class Player:
             if view.get("status") == "playing" and view.get("turn") == seat:
                 await asyncio.sleep(THINK)
                 self.turns += 1
-                if self.turns % 3 == 0:
+                if self.against_bot and self.turns % 3 == 0:
                     await self.ask_hint()
                 sent = time.perf_counter()
                 move = view["legal"][0]
@@ -155,7 +162,8 @@ class Player:
                 await self.update()
                 moved = time.perf_counter()
                 self.phase.move.append(moved - sent)
-                if self.view.get("status") == "playing" and self.view.get("turn") != seat:
+                mine = self.view.get("turn") == seat
+                if self.against_bot and self.view.get("status") == "playing" and not mine:
                     await self.update()
                     self.phase.bot.append(time.perf_counter() - moved)
                 continue
@@ -406,52 +414,71 @@ async def attack_alone(name: str, base: str, seconds: float, first_address: int)
     print(json.dumps(stats), flush=True)
 
 
+async def sit(ws: str, table: dict[str, Any], token: str, against_bot: bool) -> Player:
+    """A player's socket at ``table``, greeted."""
+    socket_ = await connect(f"{ws}/ws/table/{table['id']}", local_addr=("127.0.0.1", 0))
+    player = Player(socket_, against_bot)
+    await socket_.send(json.dumps({"type": "hello", "token": token, "since": None}))
+    first = await player.frame()
+    player.version, player.view = first["version"], first["view"]
+    return player
+
+
 async def measure(base: str, seconds: float, only: list[str]) -> list[Phase]:
     ws = base.replace("http://", "ws://")
     async with client(base, "127.0.0.1") as http:
         await new_guest(http, "Player")
         seats = [{"kind": "human"}, {"kind": "bot", "bot": "expert"}]
         body = {"preset": "draw", "seats": seats, "hints": True, "options": {"target": 10000}}
-        table = (await http.post("/api/tables", json=body)).json()
+        expert = (await http.post("/api/tables", json=body)).json()
+        await new_guest(http, "Anna")
+        seats = [{"kind": "human"}, {"kind": "open"}]
+        body = {"preset": "draw", "seats": seats, "options": {"target": 10000}}
+        humans = (await http.post("/api/tables", json=body)).json()
+        await new_guest(http, "Ben")
+        ben = (await http.post(f"/api/tables/{humans['id']}/join", json={})).json()
+    players = [
+        await sit(ws, expert, expert["token"], True),
+        await sit(ws, humans, humans["token"], False),
+        await sit(ws, humans, ben["token"], False),
+    ]
     phases: list[Phase] = []
-    async with connect(f"{ws}/ws/table/{table['id']}", local_addr=("127.0.0.1", 0)) as socket_:
-        player = Player(socket_)
-        await socket_.send(json.dumps({"type": "hello", "token": table["token"], "since": None}))
-        first = await player.frame()
-        player.version, player.view = first["version"], first["view"]
-        names = ["quiet", *[a for a in ATTACKS if not only or any(o in a for o in only)]]
-        for n, name in enumerate(names):
-            phase = Phase(name)
-            attacker = None
-            if name != "quiet":
-                attacker = await asyncio.create_subprocess_exec(
-                    sys.executable,
-                    __file__,
-                    "--attack",
-                    name,
-                    "--url",
-                    base,
-                    "--seconds",
-                    str(seconds + 2),
-                    "--first-address",
-                    str(2 + 20 * n),
-                    stdout=asyncio.subprocess.PIPE,
-                )
-                await asyncio.sleep(2)  # the attack is under way
-            stop = asyncio.Event()
+    names = ["quiet", *[a for a in ATTACKS if not only or any(o in a for o in only)]]
+    for n, name in enumerate(names):
+        phase = Phase(name)
+        attacker = None
+        if name != "quiet":
+            attacker = await asyncio.create_subprocess_exec(
+                sys.executable,
+                __file__,
+                "--attack",
+                name,
+                "--url",
+                base,
+                "--seconds",
+                str(seconds + 2),
+                "--first-address",
+                str(2 + 20 * n),
+                stdout=asyncio.subprocess.PIPE,
+            )
+            await asyncio.sleep(2)  # the attack is under way
+        stop = asyncio.Event()
+        for player in players:
             player.phase = phase
-            playing = asyncio.create_task(player.play(stop))
-            await asyncio.sleep(seconds)
-            stop.set()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(playing, 30)
-            if attacker is not None:
-                out, _ = await attacker.communicate()
-                with contextlib.suppress(ValueError, IndexError):
-                    phase.attack = json.loads(out.decode().strip().splitlines()[-1])
-            phases.append(phase)
-            print(json.dumps(phase.row()), flush=True)
-            await asyncio.sleep(3)  # the server settles
+        playing = [asyncio.create_task(p.play(stop)) for p in players]
+        await asyncio.sleep(seconds)
+        stop.set()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*playing), 60)
+        if attacker is not None:
+            out, _ = await attacker.communicate()
+            with contextlib.suppress(ValueError, IndexError):
+                phase.attack = json.loads(out.decode().strip().splitlines()[-1])
+        phases.append(phase)
+        print(json.dumps(phase.row()), flush=True)
+        await asyncio.sleep(3)  # the server settles
+    for player in players:
+        await player.ws.close()
     return phases
 
 
