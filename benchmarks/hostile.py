@@ -192,12 +192,13 @@ class Run:
         self.base = base
         self.ws = base.replace("http://", "ws://")
         self.record = record
-        self.next_address = first_address
+        self.first = first_address
+        self.taken = 0
 
     def address(self) -> str:
-        """A loopback address of its own for each attacking client."""
-        found = f"127.0.0.{self.next_address}"
-        self.next_address += 1
+        """A loopback address for the next attacking client: 20 per attack, in turn."""
+        found = f"127.0.0.{self.first + self.taken % 20}"
+        self.taken += 1
         return found
 
 
@@ -458,7 +459,7 @@ async def measure(base: str, seconds: float, only: list[str]) -> list[Phase]:
                 "--seconds",
                 str(seconds + 2),
                 "--first-address",
-                str(2 + 20 * n),
+                str(2 + 20 * (n - 1)),
                 stdout=asyncio.subprocess.PIPE,
             )
             await asyncio.sleep(2)  # the attack is under way
