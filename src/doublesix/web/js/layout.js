@@ -19,9 +19,9 @@
 // is laid out again from scratch after every move, so the drawing never
 // depends on earlier layouts.
 
-const DIR = { E: [1, 0], W: [-1, 0], S: [0, 1], N: [0, -1] };
+export const DIR = { E: [1, 0], W: [-1, 0], S: [0, 1], N: [0, -1] };
 const OPPOSITE = { E: 'W', W: 'E', S: 'N', N: 'S' };
-const HORIZONTAL = { E: true, W: true, S: false, N: false };
+export const HORIZONTAL = { E: true, W: true, S: false, N: false };
 const EPS = 1e-6;
 const MARGIN = 0.3; // units kept free along the table's edge
 const NODE_BUDGET = 6000;
@@ -40,19 +40,19 @@ export function firstIndex(events, lineLength) {
   return Math.min(left, Math.max(0, lineLength - 1));
 }
 
-function rectOf(cx, cy, along, across, dir) {
+export function rectOf(cx, cy, along, across, dir) {
   const horizontal = HORIZONTAL[dir];
   const w = horizontal ? along : across;
   const h = horizontal ? across : along;
   return { x0: cx - w / 2, y0: cy - h / 2, x1: cx + w / 2, y1: cy + h / 2 };
 }
 
-function overlaps(a, b) {
+export function overlaps(a, b) {
   return a.x0 < b.x1 - EPS && b.x0 < a.x1 - EPS && a.y0 < b.y1 - EPS && b.y0 < a.y1 - EPS;
 }
 
-/** One placement of a tile at an end heading `dir` from point `p`. */
-function place(p, dir, double, turnTo) {
+/** One placement of a tile at an end heading `dir` from point `p` (turning to `turnTo`). */
+export function place(p, dir, double, turnTo) {
   const d = DIR[dir];
   if (turnTo) {
     // Perpendicular joint: the first half sits right behind the end, then the tile runs on.
@@ -160,7 +160,7 @@ function tryLayout(line, first, wu, hu, cyFraction) {
   return result;
 }
 
-function pipsOf(p) {
+export function pipsOf(p) {
   // [west, east] for a horizontal tile, [top, bottom] for a vertical one.
   if (p.double) return [p.entry, p.exit];
   switch (p.travel) {
@@ -172,7 +172,7 @@ function pipsOf(p) {
   }
 }
 
-function orientOf(p) {
+export function orientOf(p) {
   const along = HORIZONTAL[p.travel] ? 'h' : 'v';
   if (!p.double) return along;
   return along === 'h' ? 'v' : 'h';

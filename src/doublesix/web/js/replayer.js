@@ -210,7 +210,7 @@ export function viewer(container, record) {
     if (rs.boneyard) bone.appendChild(el('span', 'table.boneyard', { count: st.boneyard }, 'boneyard-count'));
     const fresh = new Map();
     if (st.event && st.event.play !== undefined) fresh.set(tileName(...parseTile(st.event.play)), { dx: 0, dy: 0, delay: 0 });
-    drawLine(svg, st.line, { events: st.events, highlight: new Set(fresh.keys()) });
+    drawLine(svg, st.line, { events: st.events, manual: rs.line === 'manual', highlight: new Set(fresh.keys()) });
     if (st.event) {
       const firstPlay = st.events.findIndex((e) => e.play !== undefined) === st.events.length - 1 && st.event.play !== undefined;
       const [key, params] = eventText(st.event, players, rs, { first: firstPlay });

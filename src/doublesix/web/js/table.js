@@ -7,7 +7,7 @@ import { heard, muteSwitch, updateTitle } from './table/attention.js';
 import { renderCard } from './table/cards.js';
 import { tickTimers } from './table/clock.js';
 import { connect } from './table/connection.js';
-import { askHint, cancel, onKey, playSelected } from './table/controls.js';
+import { askHint, bendAt, cancel, onKey, playSelected, straighten } from './table/controls.js';
 import { freshTiles, renderBoard, renderBoneyard, renderSeats, renderStatus } from './table/felt.js';
 import { renderHand, renderHint, renderMe } from './table/hand.js';
 import { announce, clearNotes } from './table/notes.js';
@@ -15,7 +15,7 @@ import { renderLog, renderPad } from './table/side.js';
 import { $, movesFor, painter, seatCount, state, tableId } from './table/state.js';
 import { joinWith, rejoin, showMissing, waitForPlayers } from './table/waiting.js';
 
-const board = (fresh) => renderBoard(fresh, playSelected);
+const board = (fresh) => renderBoard(fresh, { play: playSelected, bend: bendAt, straighten });
 
 painter('hand', renderHand);
 painter('board', () => board());
@@ -52,6 +52,7 @@ function accept(view, events) {
   // Keep a lifted tile only while it is still ours to play.
   if (state.selected && !movesFor(state.selected).length) state.selected = null;
   state.hint = null;
+  state.bending = null;
   const fresh = newRound ? new Map() : freshTiles(prev, events);
   state.drawn = new Set();
   for (const e of events) if (e.draw && e.seat === state.seat) state.drawn.add(e.draw);
@@ -122,7 +123,7 @@ async function main() {
   $('hint').addEventListener('click', askHint);
   document.addEventListener('keydown', onKey);
   document.addEventListener('contextmenu', (ev) => {
-    if (state.selected) {
+    if (state.selected || state.bending) {
       ev.preventDefault();
       cancel();
     }

@@ -1,5 +1,7 @@
 // Playing: lift a tile, play it at an end by a circle or at once, cancel, ask for a hint,
-// and the same by keyboard (arrows pick, Enter lifts, left/right play, Escape cancels).
+// and the same by keyboard (arrows pick, Enter lifts, left/right play, Escape cancels);
+// on a hand-laid line (R39) the circles also say which way, and a click on a tile of the
+// line offers to straighten the line there.
 import { toast } from '../common.js';
 import { tx } from '../i18n.js';
 import { send } from './connection.js';
@@ -8,6 +10,7 @@ import { $, movesFor, mySeat, repaint, state } from './state.js';
 export function cancel() {
   state.selected = null;
   state.keyEnd = undefined;
+  state.bending = null;
   repaint('hand', 'board');
   focusHand();
 }
@@ -28,34 +31,56 @@ export function clickTile(name) {
     }
     return;
   }
-  if (moves.length === 1 && state.quick) {
+  // One click plays a tile that fits one end, unless the line is laid by hand and it may turn.
+  if (moves.length === 1 && state.quick && !moves[0].turns) {
     sendPlay(name, moves[0].end ?? null);
     return;
   }
   state.selected = name;
+  state.bending = null;
   state.keyEnd = moves.length === 1 ? moves[0].end ?? null : undefined;
   repaint('hand', 'board');
   focusHand();
 }
 
-/** Play the lifted tile at `end` (the circle that was clicked). */
-export function playSelected(end) {
+/** Play the lifted tile at `end` (the circle that was clicked), turning `turn` by hand. */
+export function playSelected(end, turn = null) {
   if (!state.selected) return;
   const move = movesFor(state.selected).find((m) => (m.end ?? null) === (end ?? null));
   if (!move) return;
-  sendPlay(state.selected, move.end ?? null);
+  sendPlay(state.selected, move.end ?? null, turn);
 }
 
-function sendPlay(tile, end) {
+function sendPlay(tile, end, turn = null) {
   const move = movesFor(tile).find((m) => (m.end ?? null) === end);
   if (!move) return;
-  if (!send({ type: 'play', tile: move.tile, end: move.end ?? null, version: state.version })) {
+  const frame = { type: 'play', tile: move.tile, end: move.end ?? null, version: state.version };
+  if (turn) frame.turn = turn; // R39: a hand-laid line turns left or right; straight on says nothing
+  if (!send(frame)) {
     toast('err.offline', {}, 'error');
     return;
   }
   state.pending = true;
   state.selected = null;
   state.keyEnd = undefined;
+  state.bending = null;
+  repaint('hand', 'board');
+}
+
+/** R39: pick the tile of the line to straighten at (again: put it back). */
+export function bendAt(tile) {
+  state.bending = state.bending === tile ? null : tile;
+  repaint('board');
+}
+
+/** R39: rotate the tail of the line beyond `tile` a quarter `turn`; then we still play. */
+export function straighten(tile, turn) {
+  if (!send({ type: 'straighten', at: tile, turn, version: state.version })) {
+    toast('err.offline', {}, 'error');
+    return;
+  }
+  state.pending = true;
+  state.bending = null;
   repaint('hand', 'board');
 }
 
@@ -76,7 +101,7 @@ export function onKey(ev) {
   if (['INPUT', 'SELECT', 'TEXTAREA'].includes(tag)) return;
   const tiles = document.querySelectorAll('#hand .hand-tile');
   if (ev.key === 'Escape') {
-    if (state.selected) cancel();
+    if (state.selected || state.bending) cancel();
     return;
   }
   if (state.selected) {

@@ -4,7 +4,7 @@ import { clear } from '../common.js';
 import { playerName, sideOf } from '../describe.js';
 import { el, lit, tx } from '../i18n.js';
 import { parseTile, tileName, tileSVG } from '../tiles.js';
-import { $, isTurn, movesFor, mySeat, positionOf, revealed, seatCount, state } from './state.js';
+import { $, isTurn, movesFor, mySeat, myTurn, positionOf, revealed, seatCount, state } from './state.js';
 
 export function renderSeats() {
   for (const slot of document.querySelectorAll('.seat-slot')) clear(slot);
@@ -82,23 +82,59 @@ export function freshTiles(prev, events) {
   return fresh;
 }
 
-function legalTargets() {
+/** The choices for the lifted tile: each end it fits, and on a hand-laid line each way
+ * (straight on, left, right) that the move allows and the table has room for. */
+function choices(lay) {
   if (!state.selected) return [];
-  return movesFor(state.selected).map((m) => m.end ?? null);
+  const manual = state.view.ruleset.line === 'manual';
+  const [a, b] = parseTile(state.selected);
+  const out = [];
+  for (const m of movesFor(state.selected)) {
+    const end = m.end ?? null;
+    if (!manual || end === null) {
+      out.push({ end });
+      continue;
+    }
+    const ways = m.turns ? [null, 'left', 'right'].filter((turn) => lay.room(end, turn, a === b)) : [];
+    // No room any way: straight on all the same (the move stays legal; the line then shrinks).
+    for (const turn of ways.length ? ways : [null]) out.push({ end, turn, double: a === b });
+  }
+  return out;
 }
 
-/** The line; `onTarget(end)` plays the lifted tile at the end whose circle was clicked. */
-export function renderBoard(fresh, onTarget) {
+/** Where we may straighten the line now (our turn, no tile lifted), with room for it. */
+function bends(lay) {
+  const v = state.view;
+  const out = new Map();
+  if (v.ruleset.line !== 'manual' || state.selected || state.pending || !myTurn()) return out;
+  for (const s of v.straightenings || []) {
+    if (!lay.roomToStraighten(s.at, s.turn)) continue;
+    out.set(s.at, [...(out.get(s.at) || []), s.turn]);
+  }
+  return out;
+}
+
+/**
+ * The line. `on.play(end, turn)` plays the lifted tile where its circle was clicked;
+ * on a hand-laid line `on.bend(tile)` picks a tile to straighten the line at and
+ * `on.straighten(tile, turn)` does it.
+ */
+export function renderBoard(fresh, on) {
   const v = state.view;
   const highlight = new Set();
   if (state.hint && !state.selected) highlight.add(state.hint.tile);
   drawLine($('board'), v.line || [], {
     events: v.events || [],
+    manual: v.ruleset.line === 'manual',
     fresh,
-    targets: legalTargets(),
+    targets: choices,
     marks: v.status === 'playing' ? ['left', 'right'] : [],
     chosen: state.keyEnd,
-    onTarget,
+    onTarget: on.play,
+    bends,
+    bending: state.bending,
+    onBend: on.bend,
+    onStraighten: on.straighten,
     highlight,
   });
 }

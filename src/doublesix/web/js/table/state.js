@@ -13,6 +13,7 @@ export const state = {
   ws: null,
   selected: null, // tile name lifted from the hand
   keyEnd: undefined, // the end the keyboard has chosen for the lifted tile
+  bending: null, // R39: the tile of the line picked to straighten the line at
   focus: 0, // keyboard position in the hand
   pending: false, // a play was sent and its update has not come back
   continued: false,
