@@ -1,4 +1,5 @@
-"""R38: the snake layout (web/js/layout.js), run in the browser on random lines of play.
+"""R38, R39: the snake layout (web/js/layout.js) and the hand-laid line (web/js/manual.js),
+run in the browser on random lines of play.
 
 For narrow, wide and phone-sized boxes: every tile inside the box, no two
 tiles overlapping, each tile touching the next, doubles crosswise and the
@@ -18,8 +19,14 @@ from .browser_helpers import Requests
 
 EPS = 0.5
 
-_JS = (Path(__file__).parent / "layout_cases.js").read_text(encoding="utf-8").splitlines()
-LINES_JS = "\n".join(line for line in _JS if not line.startswith("//"))
+
+def _script(name: str) -> str:
+    lines = (Path(__file__).parent / name).read_text(encoding="utf-8").splitlines()
+    return "\n".join(line for line in lines if not line.startswith("//"))
+
+
+LINES_JS = _script("layout_cases.js")
+MANUAL_JS = _script("manual_cases.js")
 
 BOXES = [
     {"width": 330, "height": 300},  # a phone, portrait
@@ -38,9 +45,16 @@ def layouts(browser: Any, server: str) -> list[dict[str, Any]]:
     page.goto("/replay")
     seeds = list(range(1, 41))
     result: list[dict[str, Any]] = page.evaluate(LINES_JS, {"boxes": BOXES, "seeds": seeds})
+    manual: list[dict[str, Any]] = page.evaluate(MANUAL_JS, {"boxes": BOXES, "seeds": seeds})
     context.close()
     assert requests.outside(server) == []
-    return result
+    for case in manual:
+        case["manual"] = True
+    return result + manual
+
+
+def snakes(layouts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [c for c in layouts if not c.get("manual")]
 
 
 def rect(t: dict[str, Any]) -> tuple[float, float, float, float]:
@@ -61,7 +75,7 @@ def touch(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return (abs(share_x) < EPS and share_y > EPS) or (abs(share_y) < EPS and share_x > EPS)
 
 
-def test_R38_every_tile_inside_the_box_and_none_overlap(layouts: list[dict[str, Any]]) -> None:
+def test_R38_R39_every_tile_inside_the_box_and_none_overlap(layouts: list[dict[str, Any]]) -> None:
     for case in layouts:
         box, tiles = case["box"], case["layout"]["tiles"]
         assert not case["layout"].get("fallback"), case["seed"]
@@ -75,7 +89,7 @@ def test_R38_every_tile_inside_the_box_and_none_overlap(layouts: list[dict[str, 
                 assert not overlap(a, b), (box, case["seed"], a, b)
 
 
-def test_R38_the_snake_is_connected_doubles_lie_crosswise(layouts: list[dict[str, Any]]) -> None:
+def test_R38_R39_the_line_is_connected_doubles_lie_crosswise(layouts: list[dict[str, Any]]) -> None:
     for case in layouts:
         tiles = sorted(case["layout"]["tiles"], key=lambda t: t["index"])
         for t, (a, b) in zip(tiles, case["line"], strict=True):
@@ -99,7 +113,7 @@ def test_R38_the_snake_is_connected_doubles_lie_crosswise(layouts: list[dict[str
 
 
 def test_R38_both_ends_stay_open(layouts: list[dict[str, Any]]) -> None:
-    for case in layouts:
+    for case in snakes(layouts):
         box, lay = case["box"], case["layout"]
         unit = lay["unit"]
         for side in ("left", "right"):
@@ -114,5 +128,16 @@ def test_R38_both_ends_stay_open(layouts: list[dict[str, Any]]) -> None:
 
 
 def test_R38_tiles_stay_large_enough_to_read(layouts: list[dict[str, Any]]) -> None:
-    for case in layouts:
+    for case in snakes(layouts):
         assert case["layout"]["unit"] >= 9, (case["box"], case["seed"], case["layout"]["unit"])
+
+
+def test_R39_a_hand_laid_line_turns_and_is_straightened(layouts: list[dict[str, Any]]) -> None:
+    """The random hand-laid lines did turn and were straightened, on every table."""
+    manual = [c for c in layouts if c.get("manual")]
+    assert len(manual) == len(BOXES) * 40
+    turned = sum(t["turn"] for c in manual for t in c["layout"]["tiles"])
+    assert turned > len(manual)  # more than one turn a line on average
+    assert sum(c["straightened"] for c in manual) > len(manual) / 2
+    for case in manual:
+        assert case["layout"]["unit"] >= 9, (case["box"], case["seed"])
