@@ -17,16 +17,21 @@ export function seatsOf(ruleset, side) {
   return out;
 }
 
-const BOT_NAME = /^([a-z0-9_-]+) bot$/;
+/**
+ * The seats' names with their bot levels: [{name, bot}] from the names and the levels
+ * (a level per seat, null for a human; a table's `seats[].bot`, a record's `bots`).
+ */
+export function roster(names, levels) {
+  return (names || []).map((name, s) => ({ name, bot: (levels && levels[s]) || null }));
+}
 
-/** A player's name; the server names a bot seat "greedy bot", which we say in the reader's language. */
+/** A seat's name as shown: a bot as "Bot 2 · expert" (seat and level), anyone else as named. */
 export function playerName(players, seat) {
   const p = players && players[seat];
   if (p === null || p === undefined || p === '') return t('seat.open');
-  const name = typeof p === 'string' ? p : p.name || '';
-  const bot = BOT_NAME.exec(name);
-  if (bot && has(`bot.${bot[1]}`)) return t('bot.name', { n: seat + 1, level: { $t: `bot.${bot[1]}` } });
-  return name;
+  if (typeof p === 'string') return p;
+  if (p.bot) return t('bot.name', { n: seat + 1, level: has(`bot.${p.bot}`) ? { $t: `bot.${p.bot}` } : p.bot });
+  return p.name || t('seat.open');
 }
 
 /** "Anna & Carla" for a pair, "Anna" otherwise (a literal: names are the same in every language). */
@@ -55,13 +60,26 @@ export function eventText(event, players, ruleset, { first = false } = {}) {
   return ['ev.unknown', {}];
 }
 
-/** Kozel's redeal (R13); the engine says "seat 2 holds 5 doubles" or "… holds 6 tiles showing 3". */
+/**
+ * Kozel's redeal (R13) from the engine's values {seat, kind: doubles|number, count,
+ * number}; an older record gives only a sentence, which is shown as it is.
+ */
 export function redealText(reason, players) {
-  const doubles = /^seat (\d+) holds (\d+) doubles$/.exec(reason || '');
-  if (doubles) return ['ev.redeal_doubles', { name: playerName(players, Number(doubles[1])), count: Number(doubles[2]) }];
-  const suit = /^seat (\d+) holds (\d+) tiles showing (\d+)$/.exec(reason || '');
-  if (suit) return ['ev.redeal_suit', { name: playerName(players, Number(suit[1])), count: Number(suit[2]), pip: Number(suit[3]) }];
-  return ['ev.redeal', { reason: reason || '' }];
+  if (reason && typeof reason === 'object' && reason.kind) {
+    const name = playerName(players, reason.seat);
+    if (reason.kind === 'doubles') return ['ev.redeal_doubles', { name, count: reason.count }];
+    return ['ev.redeal_suit', { name, count: reason.count, pip: reason.number }];
+  }
+  return ['ev.redeal', { reason: String((reason && reason.reason) || reason || '') }];
+}
+
+/** Who opens the round and why (R16–R21), from the engine's {seat, reason, rule, tile, forced}. */
+export function openingText(opening, players) {
+  const name = playerName(players, opening.seat);
+  // The tile that decided is named once everyone may see it (the view hides it until then).
+  const keys = [opening.tile ? `opening.${opening.reason}_tile` : null, `opening.${opening.reason}`, 'opening.other'];
+  const key = keys.find((k) => k && has(k));
+  return [key, { name, tile: opening.tile || '', rule: opening.rule || '' }];
 }
 
 /**
@@ -115,6 +133,7 @@ function line(list, key, params, cls) {
  * fish, eggs, the 13-rule and a lone 0-0 or 6-6. `hands` are the revealed hands.
  */
 export function roundExplanation(ruleset, players, result, hands) {
+  if (result.breakdown) return breakdownExplanation(ruleset, players, result);
   const box = document.createElement('div');
   box.className = 'round-explain';
   const list = document.createElement('ul');
@@ -196,6 +215,73 @@ export function roundExplanation(ruleset, players, result, hands) {
     });
     box.appendChild(table);
   }
+  return box;
+}
+
+const HEADS = { domino: 'res.domino', blocked: 'res.blocked', tied: 'res.tied', fish: 'res.fish', eggs: 'res.eggs' };
+
+/**
+ * How a round was scored, from the engine's breakdown (docs/record.md, `result.breakdown`):
+ * for each side, each hand face up with what it counted (a lone 0-0 or 6-6 says so on its
+ * own row), then one row for each value its points are made of — the hands it rests on,
+ * the eggs added, what the 13-rule left unwritten — and the points written down.
+ */
+function breakdownExplanation(ruleset, players, result) {
+  const box = document.createElement('div');
+  box.className = 'round-explain breakdown';
+  const winner = result.winner_seat;
+  const won = winner === null || winner === undefined ? null : result.breakdown.find((b) => b.hands.some((h) => h.seat === winner));
+  const others = result.breakdown.filter((b) => b !== won);
+  const names = (b) => b.hands.map((h) => playerName(players, h.seat)).join(' & ');
+  box.appendChild(el('p', HEADS[result.kind] || 'res.blocked', {
+    name: won ? playerName(players, winner) : '',
+    side: won ? names(won) : '',
+    losers: others.map(names).join(', '),
+    value: Math.max(0, ...result.breakdown.map((b) => b.total)),
+    eggs: result.eggs_carried || 0,
+  }, 'explain-head'));
+  for (const b of result.breakdown) {
+    const part = document.createElement('section');
+    part.className = `side-part side-${b.side}`;
+    part.dataset.side = String(b.side);
+    const head = document.createElement('h4');
+    head.appendChild(lit('span', names(b), 'who'));
+    head.appendChild(lit('span', String(b.points), 'side-points'));
+    part.appendChild(head);
+    const table = document.createElement('div');
+    table.className = 'hands-shown';
+    for (const h of b.hands) {
+      const row = document.createElement('div');
+      row.className = 'hand-row';
+      row.dataset.seat = String(h.seat);
+      row.appendChild(lit('span', playerName(players, h.seat), 'who'));
+      const tiles = document.createElement('span');
+      tiles.className = 'mini-tiles';
+      for (const tile of h.tiles || []) tiles.appendChild(tileSVG(tile, { orient: 'v', size: 21 }));
+      row.appendChild(tiles);
+      row.appendChild(lit('span', String(h.counted), 'value'));
+      // A lone 0-0 or 6-6 counts what its option says, not its pips (R28a, R33).
+      if (h.lone) row.appendChild(el('span', `how.${h.lone}`, { tile: h.lone === 'lone_zero_zero' ? '0-0' : '6-6', points: h.counted }, 'tag lone'));
+      else row.appendChild(lit('span', '', 'tag'));
+      table.appendChild(row);
+    }
+    part.appendChild(table);
+    const list = document.createElement('ul');
+    list.className = 'explain';
+    if (b.hands.length > 1 && b.basis !== 'nothing') line(list, 'how.together', { points: b.total }, 'row-total');
+    line(list, `how.base_${b.basis}`, { points: b.base, rule: b.rule }, 'row-base');
+    if (b.eggs) line(list, 'how.eggs_added', { eggs: b.eggs }, 'row-eggs');
+    if (b.dropped) line(list, 'how.dropped', { points: b.dropped }, 'row-dropped');
+    if (b.eggs || b.dropped || b.basis !== 'nothing') line(list, 'how.written', { points: b.points }, 'row-points');
+    part.appendChild(list);
+    box.appendChild(part);
+  }
+  const rest = document.createElement('ul');
+  rest.className = 'explain';
+  if (result.kind === 'eggs') line(rest, 'how.eggs', { eggs: result.eggs_carried || 0 });
+  else if (result.kind === 'tied') line(rest, 'how.tied', {});
+  else if (result.eggs_carried) line(rest, 'how.eggs_carried', { eggs: result.eggs_carried });
+  if (rest.childNodes.length) box.appendChild(rest);
   return box;
 }
 

@@ -400,7 +400,7 @@ async function createTable() {
 // ---------------------------------------------------------------- the tables
 
 function names(table) {
-  const all = table.seats.map((s) => s.name || '');
+  const all = table.seats.map((s) => ({ name: s.name || '', bot: s.kind === 'bot' ? s.bot : null }));
   return table.seats
     .map((s, i) => (s.kind === 'open' || s.kind === 'invite' ? null : playerName(all, i)))
     .filter((x) => x !== null)

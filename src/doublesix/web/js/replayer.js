@@ -1,7 +1,7 @@
 // A doublesix/1 record, event by event: the timeline (pure) and the viewer (DOM).
 import { drawLine } from './board.js';
 import { clear } from './common.js';
-import { eventText, gameEndText, playerName, redealText, roundExplanation, scorePad } from './describe.js';
+import { eventText, gameEndText, openingText, playerName, redealText, roster, roundExplanation, scorePad } from './describe.js';
 import { el, lit, onLanguage, tattr, tx } from './i18n.js';
 import { parseTile, tileName, tileSVG } from './tiles.js';
 
@@ -64,7 +64,7 @@ export function moveList(record) {
   const box = document.createElement('div');
   box.className = 'move-list';
   const rs = record.ruleset || {};
-  const players = record.players || [];
+  const players = roster(record.players, record.bots);
   const tl = timeline(record);
   (record.rounds || []).forEach((round, r) => {
     const section = document.createElement('section');
@@ -75,8 +75,12 @@ export function moveList(record) {
       for (const d of record.lead_draws || []) section.appendChild(el('p', 'ev.lead_draw', { name: playerName(players, d.seat), tile: d.tile }, 'muted'));
     }
     for (const redeal of round.redeals || []) {
-      const [key, params] = redealText(redeal.reason, players);
+      const [key, params] = redealText(redeal, players);
       section.appendChild(el('p', key, params, 'muted'));
+    }
+    if (round.opening) {
+      const [key, params] = openingText(round.opening, players);
+      section.appendChild(el('p', key, params, 'muted opening'));
     }
     const deal = document.createElement('ul');
     deal.className = 'deal';
@@ -109,7 +113,7 @@ export function moveList(record) {
 /** The viewer: the felt with every hand face up, and controls to step through the events. */
 export function viewer(container, record) {
   const rs = record.ruleset || {};
-  const players = record.players || [];
+  const players = roster(record.players, record.bots);
   const tl = timeline(record);
   const flat = [];
   tl.forEach((round, r) => round.states.forEach((s, i) => flat.push([r, i])));
@@ -264,7 +268,7 @@ export function recordSummary(record) {
   const box = document.createElement('div');
   box.className = 'record-summary';
   const rs = record.ruleset || {};
-  const players = record.players || [];
+  const players = roster(record.players, record.bots);
   box.appendChild(el('p', 'game.summary', { preset: { $t: `preset.${rs.preset}` }, players: players.length, target: rs.target }, 'muted'));
   if (record.result && record.result.finished) box.appendChild(gameEndText(rs, players, record.result));
   else box.appendChild(el('p', 'game.unfinished', {}, 'muted'));

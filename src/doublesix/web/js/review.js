@@ -3,7 +3,7 @@
 // (GET /api/games/{id}/review, POST /api/records/review).
 // A row jumps the replay viewer to the position before that move.
 import { clear } from './common.js';
-import { playerName } from './describe.js';
+import { playerName, roster } from './describe.js';
 import { el, formatNumber, lit, tx } from './i18n.js';
 import { tileSVG } from './tiles.js';
 
@@ -94,7 +94,7 @@ function table(found, viewer) {
  * `fetchReview(seat)` asks the server for one seat's review.
  */
 export function reviewPanel(container, record, viewer, fetchReview) {
-  const players = record.players || [];
+  const players = roster(record.players, record.bots);
   const n = (record.ruleset && record.ruleset.players) || players.length;
   clear(container);
   container.appendChild(el('h2', 'review.title'));

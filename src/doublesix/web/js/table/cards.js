@@ -4,7 +4,7 @@ import { clear } from '../common.js';
 import { gameEndText, playerName, roundExplanation, scorePad } from '../describe.js';
 import { el } from '../i18n.js';
 import { send } from './connection.js';
-import { $, mySeat, repaint, seatCount, state, tableId } from './state.js';
+import { $, mySeat, repaint, seatCount, seatNames, state, tableId } from './state.js';
 
 export function renderCard() {
   const v = state.view;
@@ -23,17 +23,17 @@ export function renderCard() {
   head.className = 'card-head';
   if (finished) {
     head.appendChild(el('p', 'end.title', {}, 'kicker'));
-    head.appendChild(gameEndText(v.ruleset, v.players, v.game_result));
+    head.appendChild(gameEndText(v.ruleset, seatNames(), v.game_result));
   } else {
     head.appendChild(el('h2', 'round.over', { round: v.round }));
   }
   card.appendChild(head);
   const body = document.createElement('div');
   body.className = 'card-body';
-  if (v.round_result) body.appendChild(roundExplanation(v.ruleset, v.players, v.round_result, v.revealed));
+  if (v.round_result) body.appendChild(roundExplanation(v.ruleset, seatNames(), v.round_result, v.revealed));
   const scores = document.createElement('div');
   scores.className = 'result-scores';
-  scores.appendChild(scorePad(v.ruleset, v.players, v.results || [], v.scores || [], { current: v.round_result, eggs: v.eggs || 0 }));
+  scores.appendChild(scorePad(v.ruleset, seatNames(), v.results || [], v.scores || [], { current: v.round_result, eggs: v.eggs || 0 }));
   body.appendChild(scores);
   card.appendChild(body);
   card.appendChild(finished ? gameEndActions() : roundEndActions());
@@ -71,7 +71,7 @@ function roundEndActions() {
   });
   actions.appendChild(b);
   const waiting = [];
-  for (let s = 0; s < seatCount(); s++) if (!(v.continue || []).includes(s) && s !== mySeat()) waiting.push(playerName(v.players, s));
+  for (let s = 0; s < seatCount(); s++) if (!(v.continue || []).includes(s) && s !== mySeat()) waiting.push(playerName(seatNames(), s));
   if (ready && waiting.length) actions.appendChild(el('span', 'round.waiting_for', { names: waiting.join(', ') }, 'muted'));
   if (v.timer) {
     // A timer table's clock for Continue: then the server presses it for whoever has not.

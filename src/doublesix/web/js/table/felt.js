@@ -4,7 +4,7 @@ import { clear } from '../common.js';
 import { playerName, sideOf } from '../describe.js';
 import { el, lit, tx } from '../i18n.js';
 import { parseTile, tileName, tileSVG } from '../tiles.js';
-import { $, isTurn, movesFor, mySeat, myTurn, positionOf, revealed, seatCount, state } from './state.js';
+import { $, isTurn, movesFor, mySeat, myTurn, positionOf, revealed, seatCount, seatNames, state } from './state.js';
 
 export function renderSeats() {
   for (const slot of document.querySelectorAll('.seat-slot')) clear(slot);
@@ -27,7 +27,7 @@ function seatPanel(s, pos) {
   if (v.ruleset.pairs && mySeat() !== null && sideOf(v.ruleset, s) === sideOf(v.ruleset, mySeat())) panel.classList.add('partner');
   const head = document.createElement('div');
   head.className = 'seat-head';
-  head.appendChild(lit('span', playerName(v.players, s), 'name'));
+  head.appendChild(lit('span', playerName(seatNames(), s), 'name'));
   if (v.ruleset.pairs && mySeat() !== null && s !== mySeat() && sideOf(v.ruleset, s) === sideOf(v.ruleset, mySeat())) {
     head.appendChild(el('span', 'seat.partner', {}, 'badge'));
   }
@@ -161,6 +161,6 @@ export function renderStatus() {
   else if (v.status === 'round_over') tx(line, 'status.round_over', { round: v.round });
   else if (v.status === 'waiting') tx(line, 'table.waiting');
   else if (v.turn === mySeat()) tx(line, 'status.your_turn');
-  else tx(line, 'status.turn_of', { name: playerName(v.players, v.turn) });
+  else tx(line, 'status.turn_of', { name: playerName(seatNames(), v.turn) });
   line.classList.toggle('mine', v.status === 'playing' && v.turn === mySeat());
 }

@@ -5,7 +5,7 @@ import { playerName, sideOf } from '../describe.js';
 import { el, lit, tattr, tx } from '../i18n.js';
 import { parseTile, tileName, tileSVG } from '../tiles.js';
 import { clickTile } from './controls.js';
-import { $, isTurn, movesFor, mySeat, sortedHand, state } from './state.js';
+import { $, isTurn, movesFor, mySeat, seatNames, sortedHand, state } from './state.js';
 
 export function renderMe() {
   const v = state.view;
@@ -17,10 +17,10 @@ export function renderMe() {
   if (mySeat() === null) {
     // The seat below is someone else's: we are no player here.
     name.appendChild(el('span', 'table.watching', {}, 'badge watching'));
-    name.appendChild(el('span', 'table.watching_below', { name: playerName(v.players, 0) }, 'below'));
+    name.appendChild(el('span', 'table.watching_below', { name: playerName(seatNames(), 0) }, 'below'));
     return;
   }
-  name.appendChild(lit('span', playerName(v.players, mySeat()), 'name'));
+  name.appendChild(lit('span', playerName(seatNames(), mySeat()), 'name'));
   name.appendChild(el('span', 'round.number', { round: v.round }, 'badge round-badge'));
   // On a phone the score pad is a drawer: the totals stay in sight here.
   const mine = sideOf(v.ruleset, mySeat());

@@ -3,7 +3,7 @@
 import { clear, toast } from '../common.js';
 import { drawGroupText, eventText, groupDraws, playerName } from '../describe.js';
 import { tx } from '../i18n.js';
-import { $, mySeat, state } from './state.js';
+import { $, mySeat, seatNames, state } from './state.js';
 
 function bubble(seat, key, params) {
   if (seat === mySeat()) {
@@ -38,17 +38,17 @@ export function announce(events) {
     const e = g.event;
     if (!playing && (e.pass !== undefined || e.draw !== undefined)) continue;
     if (e.timeout && e.continue !== undefined) {
-      toast('ev.continue_timeout', { name: playerName(v.players, e.seat) }, 'event');
+      toast('ev.continue_timeout', { name: playerName(seatNames(), e.seat) }, 'event');
     } else if (e.timeout || (e.away && e.continue === undefined)) {
       const key = e.timeout ? 'ev.timeout' : 'ev.away';
-      const params = { name: playerName(v.players, e.seat) };
+      const params = { name: playerName(seatNames(), e.seat) };
       bubble(e.seat, key, params);
       toast(key, params, 'event');
     } else if (e.pass !== undefined) {
-      const [key, params] = eventText(e, v.players, v.ruleset);
+      const [key, params] = eventText(e, seatNames(), v.ruleset);
       bubble(e.seat, key, params);
     } else if (e.draw !== undefined) {
-      const [key, params] = drawGroupText(g, v.players);
+      const [key, params] = drawGroupText(g, seatNames());
       bubble(e.seat, key, params);
     }
   }

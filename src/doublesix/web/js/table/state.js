@@ -1,5 +1,6 @@
 // The table page's state: what the server last said, what this browser holds, and who sits where.
 // Every module of the table reads it here; a module that changes it asks for a repaint.
+import { roster } from '../describe.js';
 import { parseTile, tileName } from '../tiles.js';
 
 export const tableId = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
@@ -38,6 +39,12 @@ export function painter(name, fn) {
 export function repaint(...parts) {
   if (!state.view) return;
   for (const part of parts) if (painters[part]) painters[part]();
+}
+
+/** The view's players with each bot seat's level (from the table): [{name, bot}]. */
+export function seatNames() {
+  const seats = (state.table && state.table.seats) || [];
+  return roster(state.view.players, seats.map((s) => (s.kind === 'bot' ? s.bot : null)));
 }
 
 export function seatCount() {

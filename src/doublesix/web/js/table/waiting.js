@@ -182,8 +182,8 @@ function renderWaiting() {
         li.appendChild(take);
       }
     } else {
-      li.appendChild(lit('span', playerName(table.seats.map((x) => x.name), i), 'name'));
-      if (s.kind === 'bot') li.appendChild(el('span', `bot.${s.bot}`, {}, 'badge'));
+      const names = table.seats.map((x) => ({ name: x.name, bot: x.kind === 'bot' ? x.bot : null }));
+      li.appendChild(lit('span', playerName(names, i), 'name'));
       if (i === state.seat) li.appendChild(el('span', 'seat.you', {}, 'badge you'));
     }
     list.appendChild(li);
