@@ -41,10 +41,10 @@ export function repaint(...parts) {
   for (const part of parts) if (painters[part]) painters[part]();
 }
 
-/** The view's players with each bot seat's level (from the table): [{name, bot}]. */
+/** The view's players with each bot seat's level (the view's `bots`): [{name, bot}]. */
 export function seatNames() {
   const seats = (state.table && state.table.seats) || [];
-  return roster(state.view.players, seats.map((s) => (s.kind === 'bot' ? s.bot : null)));
+  return roster(state.view.players, state.view.bots || seats.map((s) => (s.kind === 'bot' ? s.bot : null)));
 }
 
 export function seatCount() {
