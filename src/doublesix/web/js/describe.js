@@ -314,7 +314,8 @@ export function scorePad(ruleset, players, results, scores, { current = null, eg
   const sides = sideCount(ruleset);
   const penalties = ruleset.scoring === 'kozel' || ruleset.scoring === 'goat';
   const target = ruleset.scoring === 'kozel' ? ruleset.target + 1 : ruleset.target;
-  wrap.appendChild(el('p', penalties ? 'pad.target_penalty' : 'pad.target', { target }, 'pad-target'));
+  if (ruleset.target === 'round') wrap.appendChild(el('p', 'pad.one_round', {}, 'pad-target')); // R40
+  else wrap.appendChild(el('p', penalties ? 'pad.target_penalty' : 'pad.target', { target }, 'pad-target'));
   const table = document.createElement('table');
   const head = document.createElement('tr');
   head.appendChild(el('th', 'pad.round'));

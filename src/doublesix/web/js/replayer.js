@@ -269,7 +269,8 @@ export function recordSummary(record) {
   box.className = 'record-summary';
   const rs = record.ruleset || {};
   const players = roster(record.players, record.bots);
-  box.appendChild(el('p', 'game.summary', { preset: { $t: `preset.${rs.preset}` }, players: players.length, target: rs.target }, 'muted'));
+  const key = rs.target === 'round' ? 'game.summary_round' : 'game.summary'; // R40: a game of one round
+  box.appendChild(el('p', key, { preset: { $t: `preset.${rs.preset}` }, players: players.length, target: rs.target }, 'muted'));
   if (record.result && record.result.finished) box.appendChild(gameEndText(rs, players, record.result));
   else box.appendChild(el('p', 'game.unfinished', {}, 'muted'));
   const results = (record.rounds || []).map((r) => r.result).filter(Boolean);
