@@ -133,7 +133,7 @@ function line(list, key, params, cls) {
  * fish, eggs, the 13-rule and a lone 0-0 or 6-6. `hands` are the revealed hands.
  */
 export function roundExplanation(ruleset, players, result, hands) {
-  if (result.breakdown) return breakdownExplanation(ruleset, players, result);
+  if (result.breakdown) return breakdownExplanation(players, result, hands);
   const box = document.createElement('div');
   box.className = 'round-explain';
   const list = document.createElement('ul');
@@ -222,11 +222,11 @@ const HEADS = { domino: 'res.domino', blocked: 'res.blocked', tied: 'res.tied', 
 
 /**
  * How a round was scored, from the engine's breakdown (docs/record.md, `result.breakdown`):
- * for each side, each hand face up with what it counted (a lone 0-0 or 6-6 says so on its
+ * for each side, each hand face up (`hands`: the tiles each seat has left) with what it counted (a lone 0-0 or 6-6 says so on its
  * own row), then one row for each value its points are made of — the hands it rests on,
  * the eggs added, what the 13-rule left unwritten — and the points written down.
  */
-function breakdownExplanation(ruleset, players, result) {
+function breakdownExplanation(players, result, hands) {
   const box = document.createElement('div');
   box.className = 'round-explain breakdown';
   const winner = result.winner_seat;
@@ -257,7 +257,7 @@ function breakdownExplanation(ruleset, players, result) {
       row.appendChild(lit('span', playerName(players, h.seat), 'who'));
       const tiles = document.createElement('span');
       tiles.className = 'mini-tiles';
-      for (const tile of h.tiles || []) tiles.appendChild(tileSVG(tile, { orient: 'v', size: 21 }));
+      for (const tile of (hands && hands[h.seat]) || []) tiles.appendChild(tileSVG(tile, { orient: 'v', size: 21 }));
       row.appendChild(tiles);
       row.appendChild(lit('span', String(h.counted), 'value'));
       // A lone 0-0 or 6-6 counts what its option says, not its pips (R28a, R33).
