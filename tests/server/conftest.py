@@ -20,6 +20,7 @@ from doublesix.server.settings import Limits, Settings
 from doublesix.server.store import SqlStore
 
 from .server_helpers import POSTGRES, AppFactory, TestClient, run_async
+from .site_helpers import database, services, site  # noqa: F401 (fixtures of test_site)
 
 
 async def _pg(sql: str) -> None:
@@ -33,7 +34,7 @@ async def _pg(sql: str) -> None:
 
 
 @pytest.fixture
-def pg_schema() -> Iterator[str]:
+def pg_schema(services: None) -> Iterator[str]:
     name = f"ds_test_{secrets.token_hex(6)}"
     run_async(_pg(f"CREATE SCHEMA {name}"))
     try:

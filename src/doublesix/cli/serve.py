@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import os
 
 from doublesix.cli.common import Subparsers, UsageError, number
 
@@ -77,6 +79,28 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         action="store_true",
         help="no limits per client address (for a load test from one address)",
     )
+    parser.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="Redis (redis://127.0.0.1:6379/0), where several server processes meet: "
+        "start the server several times with the same --db and --redis, or use --workers",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        choices=range(1, MAX_THINK_WORKERS + 1),
+        default=1,
+        metavar="N",
+        help="server processes on this port (more than 1 needs --redis; default 1)",
+    )
+    parser.add_argument(
+        "--lease",
+        type=number(0.5, 600),
+        default=5.0,
+        metavar="SECONDS",
+        help="with --redis: a table whose process died is taken over after this long (%(default)s)",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn's log level (%(default)s)")
     return parser
 
@@ -98,32 +122,38 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--think-workers {args.think_workers}: give 1 to {MAX_THINK_WORKERS}")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: not a port")
+    if args.workers > 1 and args.redis is None:
+        raise UsageError(f"--workers {args.workers} needs --redis: the processes meet there")
     import uvicorn  # the web stack loads only for this command
 
-    from doublesix.server import create_app
-    from doublesix.server.addresses import AddressLimits
+    from doublesix.server.app import SERVE_ENV
     from doublesix.server.connections import GuardedH11Protocol
     from doublesix.server.quietlog import log_config
-    from doublesix.server.settings import Settings
     from doublesix.server.store import database_url
 
-    settings = Settings(
-        bot_delay=args.bot_delay, grace_seconds=args.grace, review_ms=args.review_ms
-    )
-    if args.think_workers is not None:
-        settings.think_workers = args.think_workers
-    app = create_app(
-        database_url(args.db),
-        settings=settings,
-        address_limits=None if args.no_limits else AddressLimits(),
-        origins=args.origin,
-    )
+    options = {
+        "db": database_url(args.db),
+        "settings": {
+            "bot_delay": args.bot_delay,
+            "grace_seconds": args.grace,
+            "review_ms": args.review_ms,
+            "think_workers": args.think_workers,
+            "redis_url": args.redis,
+            "lease_seconds": args.lease,
+        },
+        "address_limits": not args.no_limits,
+        "origins": args.origin,
+    }
+    os.environ[SERVE_ENV] = json.dumps(options)
     _more_files()
-    print(f"doublesix: serving http://{args.host}:{args.port}/ (database {args.db})", flush=True)
+    where = f"database {args.db}" + (f", Redis {args.redis}" if args.redis else "")
+    print(f"doublesix: serving http://{args.host}:{args.port}/ ({where})", flush=True)
     uvicorn.run(
-        app,
+        "doublesix.server.app:from_environment",
+        factory=True,
         host=args.host,
         port=args.port,
+        workers=args.workers,
         log_level=args.log_level,
         log_config=log_config(args.log_level),
         http=GuardedH11Protocol,  # headers within 10 s; 64 connections per address

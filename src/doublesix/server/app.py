@@ -8,12 +8,19 @@ area), the table socket in ``ws.py``, each table's shell in ``host.py``.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
+import os
+import secrets
+import socket
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from fastapi import FastAPI
+from redis.asyncio import Redis
 
 from doublesix.server import errors
 from doublesix.server.addresses import AddressGuard, AddressLimits
@@ -21,13 +28,15 @@ from doublesix.server.bodies import BodyLimit
 from doublesix.server.deps import Server
 from doublesix.server.headers import BrowserGuard
 from doublesix.server.host import Shell
-from doublesix.server.hub import LocalHub
+from doublesix.server.hub import Hub, LocalHub, RedisHub
+from doublesix.server.leases import Leases, LocalLeases, SqlLeases
 from doublesix.server.lobby import available_bots, rematch_of
 from doublesix.server.manager import TableManager
+from doublesix.server.relay import Relay
 from doublesix.server.reviews import Reviews
 from doublesix.server.routes import games, pages, players, records, tables
 from doublesix.server.settings import Limits, Settings
-from doublesix.server.store import SqlStore, Store
+from doublesix.server.store import Fence, SqlStore, Store
 from doublesix.server.thinking import Thinking
 from doublesix.server.uploads import Uploads
 from doublesix.server.ws import table_socket
@@ -37,6 +46,20 @@ log = logging.getLogger(__name__)
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 """The browser client's files (``src/doublesix/web``)."""
+SERVE_ENV = "DOUBLESIX_SERVE"
+"""How ``doublesix serve`` hands its options to each of its server processes (JSON)."""
+
+
+def from_environment() -> FastAPI:
+    """The app of ``doublesix serve``, in each of its processes (uvicorn's factory)."""
+    options = json.loads(os.environ[SERVE_ENV])
+    chosen = {k: v for k, v in options["settings"].items() if v is not None}
+    return create_app(
+        options["db"],
+        settings=Settings(**chosen),
+        address_limits=AddressLimits() if options["address_limits"] else None,
+        origins=options["origins"],
+    )
 
 
 def create_app(
@@ -62,40 +85,42 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         the_store = store if store is not None else SqlStore(db)
         await the_store.migrate()
-        hub = LocalHub()
-        thinking = Thinking(settings.think_workers)
+        async with AsyncExitStack() as stack:
+            site = await stack.enter_async_context(_site(the_store, settings))
+            thinking = Thinking(settings.think_workers)
+            stack.callback(thinking.close)
 
-        async def rematch(table: Table) -> str:
-            new = rematch_of(table, settings.clock(), settings.new_seed())
-            await manager.create(new)
-            return new.id
+            async def rematch(table: Table) -> str:
+                new = rematch_of(table, settings.clock(), settings.new_seed())
+                await manager.create(new)
+                return new.id
 
-        shell = Shell(
-            store=the_store,
-            hub=hub,
-            thinking=thinking,
-            config=settings.table_config(),
-            levels=available_bots(),
-            clock=settings.clock,
-            idle_seconds=settings.idle_seconds,
-            rematch=rematch,
-        )
-        manager = TableManager(shell)
-        reviews = Reviews(settings.review_ms)
-        uploads = Uploads()
-        app.state.server = Server(
-            the_store, hub, manager, settings, limits, reviews, thinking, uploads
-        )
-        resumed = await manager.resume()
-        log.info("doublesix: %d tables resumed", resumed)
-        try:
+            shell = Shell(
+                store=the_store,
+                hub=site.hub,
+                thinking=thinking,
+                config=settings.table_config(),
+                levels=available_bots(),
+                clock=settings.clock,
+                idle_seconds=settings.idle_seconds,
+                rematch=rematch,
+            )
+            manager = TableManager(shell, site.leases, site.relay, settings.lease_seconds)
+            stack.push_async_callback(manager.close)
+            reviews = Reviews(settings.review_ms)
+            stack.callback(reviews.close)
+            uploads = Uploads()
+            stack.callback(uploads.close)
+            server = Server(
+                the_store, site.hub, manager, settings, limits, reviews, thinking, uploads
+            )
+            app.state.server = server
+            if isinstance(site.hub, RedisHub):
+                site.hub.on_owner = lambda table_id, owner: _hold(server, table_id)
+            resumed = await manager.resume()
+            log.info("doublesix: %d tables resumed (process %s)", resumed, manager.process)
             yield
-        finally:
-            reviews.close()
-            uploads.close()
-            await manager.close()
-            thinking.close()
-            await the_store.close()
+        await the_store.close()
 
     app = FastAPI(
         title="doublesix",
@@ -113,3 +138,43 @@ def create_app(
     app.add_api_websocket_route("/ws/table/{table_id}", table_socket)
     pages.install(app, web_dir or WEB)
     return app
+
+
+@dataclass
+class _Site:
+    """How this process meets the others: alone, or through Redis and leases."""
+
+    hub: Hub
+    leases: Leases
+    relay: Relay | None = None
+
+
+@asynccontextmanager
+async def _site(store: Store, settings: Settings) -> AsyncIterator[_Site]:
+    if settings.redis_url is None:
+        yield _Site(LocalHub(), LocalLeases())
+        return
+    if not isinstance(store, SqlStore):
+        raise ValueError("several processes need the SQL store (leases live in its database)")
+    process = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+    redis = Redis.from_url(settings.redis_url)
+    relay = Relay(redis, process)
+    await relay.start()
+    store.fence = Fence(process, settings.clock)
+    try:
+        leases = SqlLeases(store.engine, process, settings.lease_seconds, settings.clock)
+        yield _Site(RedisHub(relay), leases, relay)
+    finally:
+        await relay.close()
+        await redis.aclose()
+
+
+_holding: set[asyncio.Task[None]] = set()
+
+
+def _hold(server: Server, table_id: str) -> None:
+    """A table changed hands: tell its new owner which of its seats have sockets here."""
+    sockets = tuple(server.sockets.get(table_id, {}).items())
+    task = asyncio.create_task(server.manager.hold(table_id, sockets))
+    _holding.add(task)
+    task.add_done_callback(_holding.discard)

@@ -41,6 +41,8 @@ class Server:
     uploads: Uploads
     records: OrderedDict[str, JSON] = field(default_factory=OrderedDict)
     """Records of finished games, derived from their logs once and kept (``routes.games``)."""
+    sockets: dict[str, dict[str, int]] = field(default_factory=dict)
+    """This process's sockets of seated players, per table: each socket's key and seat."""
 
 
 def server(request: Request) -> Server:

@@ -20,42 +20,47 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from doublesix.rules.view import SeatView
-from doublesix.server.hub import Hub, Listener
+from doublesix.server.hub import Hub
 from doublesix.server.store import Store
 from doublesix.server.thinking import Thinking
+from doublesix.server.workers import Busy
 from doublesix.table import commands
 from doublesix.table.config import TableConfig
 from doublesix.table.errors import Refusal, TableError
 from doublesix.table.frames import entry_frame
-from doublesix.table.model import Entry, EventKind, SeatKind, Table, TableStatus
+from doublesix.table.model import JSON, Entry, EventKind, SeatKind, Table, TableStatus
 from doublesix.table.state import Announce, OpenRematch, Outcome, TableState, Think
 
 log = logging.getLogger(__name__)
 
 
-class Client(Listener, Protocol):
-    """A socket at the table: the host starts it with its first frames, then publishes."""
-
-    def start(self, version: int, frames: Sequence[str]) -> None:
-        """Queue ``frames`` (a snapshot, or a resume and the missing frames) of ``version``."""
-        ...
-
-
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class Connect:
-    """A socket says hello: its first frames, and from now on every frame of the table."""
+    """A socket of ``seat`` (None: a spectator) says hello, after ``since``: answers the
+    table's version and the socket's first frames (a snapshot, or a resume)."""
 
-    client: Client
+    socket: str
+    """The socket's key, unique across the server's processes."""
+    seat: int | None
     since: int | None = None
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class Disconnect:
-    client: Client
+    socket: str
+
+
+@dataclass(frozen=True)
+class Hold:
+    """Sockets of another process are at the table still (said to a new owner)."""
+
+    sockets: tuple[tuple[str, int], ...]
+    """Each socket's key and seat."""
 
 
 @dataclass(frozen=True)
@@ -70,7 +75,7 @@ class Describe:
     """The table's settings, seats and summary now."""
 
 
-Request = commands.Command | Connect | Disconnect | Look | Describe
+Request = commands.Command | Connect | Disconnect | Hold | Look | Describe
 
 
 @dataclass
@@ -107,7 +112,8 @@ class TableHost:
         self._queue: asyncio.Queue[_Job] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._thinking: tuple[Think, asyncio.Task[None]] | None = None
-        self._sockets: dict[int, set[Client]] = {}
+        self._sockets: dict[int, set[str]] = {}
+        """The sockets of each human seat, wherever they are (their keys)."""
         self._rematching: asyncio.Task[None] | None = None
 
     @property
@@ -141,6 +147,20 @@ class TableHost:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Job(request, future))
         return await future
+
+    async def hint(self, seat: int) -> list[JSON]:
+        """The seat's legal moves, best first, from the expert's search in a worker."""
+        if not self.table.hints:
+            raise TableError(Refusal.HINTS_OFF, "this table plays without hints")
+        view = await self.submit(Look(seat))
+        if view is None or not view.my_turn:
+            raise TableError(Refusal.NOT_YOUR_TURN, "a hint is for your own turn")
+        try:
+            return await self.shell.thinking.hints(view, table=self.id, seat=seat)
+        except BrokenProcessPool:
+            raise TableError(Refusal.NO_HINTS, "the hint's search stopped; ask again") from None
+        except Busy:
+            raise TableError(Refusal.NO_HINTS, "this table's hints are busy; ask again") from None
 
     def _later(self, command: commands.Command) -> None:
         self._queue.put_nowait(_Job(command))
@@ -187,10 +207,14 @@ class TableHost:
     async def _answer(self, request: Request) -> Any:
         state = self.state
         match request:
-            case Connect(client=client, since=since):
-                return await self._connect(client, since)
-            case Disconnect(client=client):
-                return await self._disconnect(client)
+            case Connect(socket=socket, seat=seat, since=since):
+                return await self._connect(socket, seat, since)
+            case Disconnect(socket=socket):
+                return await self._disconnect(socket)
+            case Hold(sockets=sockets):
+                for socket, seat in sockets:
+                    await self._hold(socket, seat)
+                return None
             case Look(seat=seat):
                 return None if state.game is None else state.seat_view(seat)
             case Describe():
@@ -209,7 +233,7 @@ class TableHost:
         await self.shell.store.commit(self.state.table, entries, seats=seats)
         self.table = self.state.table.copy()
         hub = self.shell.hub
-        if not hub.listeners(self.id):
+        if not hub.wanted(self.id):
             return
         state = self.state
         views = {viewer: json.dumps(state.view(viewer)) for viewer in state.viewers()}
@@ -253,28 +277,34 @@ class TableHost:
 
     # --- sockets ------------------------------------------------------------------------
 
-    async def _connect(self, client: Client, since: int | None) -> None:
-        seat = client.seat
+    async def _connect(
+        self, socket: str, seat: int | None, since: int | None
+    ) -> tuple[int, list[str]]:
+        if seat is not None:
+            await self._hold(socket, seat)
         state = self.state
-        if seat is not None and state.table.seats[seat].kind == SeatKind.HUMAN:
-            sockets = self._sockets.setdefault(seat, set())
-            sockets.add(client)
-            if len(sockets) == 1:
-                await self._apply(commands.Arrive(seat))
         frames = state.greeting(seat, since) or [json.dumps(state.snapshot(seat))]
-        client.start(state.table.version, frames)
-        self.shell.hub.subscribe(self.id, client)
+        return state.table.version, frames
 
-    async def _disconnect(self, client: Client) -> None:
-        self.shell.hub.unsubscribe(self.id, client)
-        seat = client.seat
-        sockets = None if seat is None else self._sockets.get(seat)
-        if seat is None or sockets is None or client not in sockets:
+    async def _hold(self, socket: str, seat: int) -> None:
+        if self.state.table.seats[seat].kind != SeatKind.HUMAN:
             return
-        sockets.discard(client)
-        if not sockets:
-            del self._sockets[seat]
-            await self._apply(commands.Leave(seat))
+        sockets = self._sockets.setdefault(seat, set())
+        sockets.add(socket)
+        if len(sockets) == 1:
+            await self._apply(commands.Arrive(seat))
+
+    async def _disconnect(self, socket: str) -> None:
+        for seat, sockets in list(self._sockets.items()):
+            if socket in sockets:
+                sockets.discard(socket)
+                if not sockets:
+                    del self._sockets[seat]
+                    await self._apply(commands.Leave(seat))
+
+    def sockets(self) -> set[str]:
+        """The keys of every socket at the table."""
+        return {k for keys in self._sockets.values() for k in keys}
 
     # --- bots ---------------------------------------------------------------------------
 

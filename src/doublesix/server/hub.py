@@ -1,18 +1,22 @@
 """Publishing a table's events to its listeners, behind one small interface.
 
-A table's actor publishes each committed event once, as one ready frame per
+A table's host publishes each committed event once, as one ready frame per
 seat and one for spectators; each listener takes the frame of its own seat.
 Frames that are no event (who is connected, say) go to every listener as
 they are, without a number (``notify``).
-``LocalHub`` delivers inside this process. Running several server processes
-later means another ``Hub`` (Redis pub/sub, say) with the same two sides:
-the actor's ``publish`` and the connection's ``Listener``.
+``LocalHub`` delivers inside this process; ``RedisHub`` sends every frame
+through Redis to the processes whose sockets are at the table (``Relay``),
+with the same two sides: the host's ``publish`` and the socket's
+``Listener``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Protocol
+import asyncio
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from doublesix.server.relay import Relay
 
 
 class Listener(Protocol):
@@ -35,8 +39,16 @@ class Hub(Protocol):
 
     def unsubscribe(self, table_id: str, listener: Listener) -> None: ...
 
+    async def follow(self, table_id: str) -> None:
+        """Make sure this process gets the table's frames from now on."""
+        ...
+
     def listeners(self, table_id: str) -> int:
         """How many listeners this process has at the table."""
+        ...
+
+    def wanted(self, table_id: str) -> bool:
+        """Whether anyone, in any process, may need the table's frames."""
         ...
 
     def publish(self, table_id: str, version: int, frames: Frames) -> None: ...
@@ -62,8 +74,14 @@ class LocalHub:
             if not listeners:
                 del self._tables[table_id]
 
+    async def follow(self, table_id: str) -> None:
+        return None
+
     def listeners(self, table_id: str) -> int:
         return len(self._tables.get(table_id, ()))
+
+    def wanted(self, table_id: str) -> bool:
+        return table_id in self._tables
 
     def publish(self, table_id: str, version: int, frames: Frames) -> None:
         for listener in list(self._tables.get(table_id, ())):
@@ -74,3 +92,57 @@ class LocalHub:
     def notify(self, table_id: str, frame: str) -> None:
         for listener in list(self._tables.get(table_id, ())):
             listener.deliver(None, frame)
+
+
+class RedisHub:
+    """This process's listeners; every table's frames travel through Redis (``Relay``), so a
+    socket on any process gets the frames of a table run by any other."""
+
+    def __init__(self, relay: Relay) -> None:
+        self.relay = relay
+        self._local = LocalHub()
+        self.on_owner: Callable[[str, str], None] = lambda table_id, owner: None
+        """Called when a table's new owner says so (its sockets here must tell it)."""
+        self._tasks: set[asyncio.Task[None]] = set()
+        relay.on_table = self._receive
+
+    async def follow(self, table_id: str) -> None:
+        await self.relay.follow(table_id)
+
+    def subscribe(self, table_id: str, listener: Listener) -> None:
+        self._local.subscribe(table_id, listener)
+
+    def unsubscribe(self, table_id: str, listener: Listener) -> None:
+        self._local.unsubscribe(table_id, listener)
+        if not self._local.listeners(table_id):
+            task = asyncio.create_task(self.relay.unfollow(table_id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def listeners(self, table_id: str) -> int:
+        return self._local.listeners(table_id)
+
+    def wanted(self, table_id: str) -> bool:
+        return True  # sockets of other processes may be at the table
+
+    def publish(self, table_id: str, version: int, frames: Frames) -> None:
+        wire = {"s" if seat is None else str(seat): frame for seat, frame in frames.items()}
+        self.relay.publish(table_id, {"v": version, "f": wire})
+
+    def notify(self, table_id: str, frame: str) -> None:
+        self.relay.publish(table_id, {"n": frame})
+
+    def owned(self, table_id: str) -> None:
+        """Say that this process runs the table now."""
+        self.relay.publish(table_id, {"o": self.relay.process})
+
+    def _receive(self, table_id: str, message: dict[str, Any]) -> None:
+        if "o" in message:
+            self.on_owner(table_id, message["o"])
+        elif "n" in message:
+            self._local.notify(table_id, message["n"])
+        else:
+            frames = {
+                None if seat == "s" else int(seat): frame for seat, frame in message["f"].items()
+            }
+            self._local.publish(table_id, message["v"], frames)

@@ -36,6 +36,11 @@ class Settings:
     """A table whose seats are not all taken this long after its last change closes."""
     abandon_seconds: float = 600.0
     """A game whose human players have all been gone this long closes."""
+    redis_url: str | None = None
+    """Redis, where several server processes meet (None: this process is the only one)."""
+    lease_seconds: float = 5.0
+    """With several processes: a table whose owner has not renewed its lease this long is
+    taken over by another."""
     think_workers: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1))
     """Worker processes for the searching bots and the hints (default: a core each but one)."""
 

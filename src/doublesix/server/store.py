@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -132,6 +132,8 @@ class SqlStore:
         self._waiting: list[_Pending] = []
         """Commits waiting for the next group (SQLite)."""
         self._flusher: asyncio.Task[None] | None = None
+        self.fence: Fence | None = None
+        """With several processes: commit only while this process holds the table's lease."""
 
     @contextlib.asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
@@ -182,7 +184,7 @@ class SqlStore:
         pending = _Pending(table, tuple(entries), seats)
         if self._write_lock is None:
             async with self._writing() as conn:
-                await _write(conn, [pending])
+                await _write(conn, [pending], self.fence)
             return
         pending.done = asyncio.get_running_loop().create_future()
         self._waiting.append(pending)
@@ -196,12 +198,12 @@ class SqlStore:
             group, self._waiting = self._waiting, []
             try:
                 async with self._writing() as conn:
-                    await _write(conn, group)
+                    await _write(conn, group, self.fence)
             except Exception:
                 for one in group:  # the group is rolled back: one by one, each its own fate
                     try:
                         async with self._writing() as conn:
-                            await _write(conn, [one])
+                            await _write(conn, [one], self.fence)
                     except Exception as e:
                         _settle(one, e)
                     else:
@@ -296,19 +298,35 @@ def _settle(pending: _Pending, error: Exception | None) -> None:
         pending.done.set_exception(error)
 
 
-async def _write(conn: AsyncConnection, group: Sequence[_Pending]) -> None:
+@dataclass(frozen=True)
+class Fence:
+    """Commits of this process must hold the table's lease (``leases.SqlLeases``)."""
+
+    owner: str
+    clock: Callable[[], float]
+
+
+async def _write(conn: AsyncConnection, group: Sequence[_Pending], fence: Fence | None) -> None:
     """Write the commits of ``group`` in the open transaction; StaleVersionError if one
-    table is not at the version before its first entry any more."""
-    t = schema.tables
+    table is not at the version before its first entry any more (or, with a ``fence``, its
+    lease is not this process's)."""
+    t, lease = schema.tables, schema.leases
     for one in group:
         table, before = one.table, one.entries[0].version - 1
-        done = await conn.execute(
-            t.update()
-            .where(t.c.id == table.id, t.c.version == before)
-            .values(**_state_values(table))
-        )
+        where = [t.c.id == table.id, t.c.version == before]
+        if fence is not None:
+            where.append(
+                sa.exists().where(
+                    lease.c.table_id == t.c.id,
+                    lease.c.owner == fence.owner,
+                    lease.c.until >= fence.clock(),
+                )
+            )
+        done = await conn.execute(t.update().where(*where).values(**_state_values(table)))
         if done.rowcount != 1:
-            raise StaleVersionError(f"table {table.id} is not at version {before} any more")
+            raise StaleVersionError(
+                f"table {table.id} is not at version {before} any more, or not held here"
+            )
     await conn.execute(
         schema.events.insert(),
         [

@@ -15,14 +15,15 @@ import json
 import logging
 import secrets
 import time
+import uuid
 from collections.abc import Sequence
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from doublesix.server.deps import COOKIE, Server
-from doublesix.server.host import Connect, Disconnect, Look, TableHost
+from doublesix.server.host import Connect, Disconnect, Request
 from doublesix.server.incoming import (
     ChatFrame,
     ContinueFrame,
@@ -34,10 +35,10 @@ from doublesix.server.incoming import (
     bad,
     parse_frame,
 )
-from doublesix.server.workers import Busy
+from doublesix.server.remote import TableLink
 from doublesix.table import commands
 from doublesix.table.errors import Refusal, TableError
-from doublesix.table.model import JSON
+from doublesix.table.model import JSON, Table
 
 log = logging.getLogger(__name__)
 
@@ -81,9 +82,10 @@ def error_frame(error: TableError) -> JSON:
 class Connection:
     """One socket's listener: frames of its seat, in version order, after its first ones.
 
-    The table's host starts it (``start``) and subscribes it in one step, so
-    no frame can fall between its first frames and the rest; a frame of a
-    version it has already queued is never queued again.
+    It listens before it asks for its first frames, and keeps what arrives
+    meanwhile: ``start`` then queues the first frames and, after them, the
+    frames of later versions, so none falls between the two. A frame of a
+    version it has queued already is never queued again.
     """
 
     def __init__(self, seat: int | None) -> None:
@@ -91,12 +93,15 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.floor: int | None = None
         """The last version queued; None until the first frames are."""
+        self._early: list[tuple[int, str]] = []
         self.hint: asyncio.Task[None] | None = None
         """The hint being found for this socket (stopped when it closes)."""
 
     def deliver(self, version: int | None, frame: str) -> None:
         if self.floor is None:
-            return  # not started: its first frames will hold this
+            if version is not None:
+                self._early.append((version, frame))
+            return  # a frame without a number (presence) is in the first frames too
         if version is None:
             self._put(frame)
         elif version > self.floor:
@@ -108,6 +113,9 @@ class Connection:
         self.floor = version
         for frame in frames:
             self._put(frame)
+        early, self._early = self._early, []
+        for v, frame in early:
+            self.deliver(v, frame)
 
     def send(self, message: JSON) -> None:
         self._put(json.dumps(message))
@@ -144,9 +152,9 @@ async def _sender(ws: WebSocket, conn: Connection) -> None:
         await ws.send_text(frame)
 
 
-def _seat_of_token(host: TableHost, token: str) -> int | None:
+def _seat_of_token(table: Table, token: str) -> int | None:
     given = token.encode("utf-8", "surrogatepass")  # compare_digest takes only ASCII str
-    for seat in host.table.seats:
+    for seat in table.seats:
         if seat.token is not None and secrets.compare_digest(seat.token.encode(), given):
             return seat.number
     return None
@@ -169,11 +177,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     except TableError as e:
         await _close(ws, CLOSE_POLICY, e)
         return
-    host = await server.manager.get(table_id)
-    if host is None:
+    host = server.manager.hosts.get(table_id)
+    table = host.table if host is not None else await server.store.table(table_id)
+    if table is None:
         await _close(ws, CLOSE_NO_TABLE, TableError(Refusal.NO_TABLE, f"no table {table_id!r}"))
         return
-    seat = None if hello.token is None else _seat_of_token(host, hello.token)
+    seat = None if hello.token is None else _seat_of_token(table, hello.token)
     if hello.token is not None and seat is None:
         await _close(
             ws, CLOSE_BAD_TOKEN, TableError(Refusal.BAD_TOKEN, "that token holds no seat here")
@@ -182,22 +191,36 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     guest_id = ws.cookies.get(COOKIE)
     guest = None if not guest_id else await server.store.guest(guest_id)
     player = None if guest is None else commands.Player(guest.id, guest.name)
-    await _serve(ws, host, server, Connection(seat), player, hello.since)
+    socket = Socket(table_id, f"{server.manager.process}/{uuid.uuid4().hex}", Connection(seat))
+    await _serve(ws, server, socket, player, hello.since)
+
+
+@dataclass
+class Socket:
+    """A socket at a table: its table, its key among all the server's sockets, its frames."""
+
+    table: str
+    key: str
+    conn: Connection
 
 
 async def _serve(
     ws: WebSocket,
-    host: TableHost,
     server: Server,
-    conn: Connection,
+    socket: Socket,
     player: commands.Player | None,
     since: int | None,
 ) -> None:
+    conn, table_id = socket.conn, socket.table
     sender: asyncio.Task[None] | None = None
-    connected = False
+    here = server.sockets.setdefault(table_id, {})
     try:
-        await host.submit(Connect(conn, since))
-        connected = True
+        await server.hub.follow(table_id)
+        server.hub.subscribe(table_id, conn)
+        version, frames = await _submit(server, table_id, Connect(socket.key, conn.seat, since))
+        conn.start(version, frames)
+        if conn.seat is not None:
+            here[socket.key] = conn.seat
         sender = asyncio.create_task(_sender(ws, conn))
         bucket = _Bucket(server.limits.frames_per_second, server.limits.burst)
         while True:
@@ -211,7 +234,7 @@ async def _serve(
                 continue
             try:
                 frame = parse_frame(text if isinstance(text, str) else None)
-                await _handle(host, server, conn, player, frame)
+                await _handle(server, table_id, conn, player, frame)
             except TableError as e:
                 conn.send(error_frame(e))
     except (WebSocketDisconnect, TableError):
@@ -219,10 +242,12 @@ async def _serve(
     finally:
         if conn.hint is not None:
             conn.hint.cancel()
-        server.hub.unsubscribe(host.id, conn)
-        if connected:
+        server.hub.unsubscribe(table_id, conn)
+        if here.pop(socket.key, None) is not None:
             with contextlib.suppress(TableError):  # a table that stopped has nobody to tell
-                await host.submit(Disconnect(conn))
+                await _submit(server, table_id, Disconnect(socket.key))
+        if not here:
+            server.sockets.pop(table_id, None)
         if sender is not None:
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -232,9 +257,27 @@ async def _serve(
                 await ws.close()
 
 
+async def _link(server: Server, table_id: str) -> TableLink:
+    link = await server.manager.get(table_id)
+    if link is None:
+        raise TableError(Refusal.NO_TABLE, f"no table {table_id!r}")
+    return link
+
+
+async def _submit(server: Server, table_id: str, request: Request) -> Any:
+    """Hand ``request`` to the table, wherever it runs; a table that changed hands (its
+    owner died) is looked up again for the next request."""
+    try:
+        return await (await _link(server, table_id)).submit(request)
+    except TableError as e:
+        if e.code == Refusal.SERVER:
+            server.manager.forget(table_id)
+        raise
+
+
 async def _handle(
-    host: TableHost,
     server: Server,
+    table_id: str,
     conn: Connection,
     player: commands.Player | None,
     frame: Frame,
@@ -242,40 +285,26 @@ async def _handle(
     seat = conn.seat
     match frame:
         case PlayFrame(move=move, version=version):
-            await host.submit(commands.Play(seat, move, version))
+            await _submit(server, table_id, commands.Play(seat, move, version))
         case ContinueFrame():
-            await host.submit(commands.Continue(seat))
+            await _submit(server, table_id, commands.Continue(seat))
         case ChatFrame(text=text, phrase=phrase):
-            await host.submit(commands.Chat(seat, player, text, phrase))
+            await _submit(server, table_id, commands.Chat(seat, player, text, phrase))
         case RematchFrame():
-            await host.submit(commands.Rematch(seat))
+            await _submit(server, table_id, commands.Rematch(seat))
         case HintFrame():
+            if seat is None:
+                raise TableError(Refusal.SPECTATOR, "hints are for the seat to move")
             if conn.hint is not None and not conn.hint.done():
                 raise TableError(Refusal.RATE_LIMITED, "your hint is being found")
-            conn.hint = asyncio.create_task(_hint(host, server, conn))
+            conn.hint = asyncio.create_task(_hint(server, table_id, conn, seat))
         case Hello():
             raise bad("hello comes once, first")
 
 
-async def _hint(host: TableHost, server: Server, conn: Connection) -> None:
+async def _hint(server: Server, table_id: str, conn: Connection, seat: int) -> None:
     """Find a hint beside the socket's other frames (stopped if the socket closes)."""
     try:
-        conn.send({"type": "hint", "moves": await _hint_moves(host, server, conn)})
+        conn.send({"type": "hint", "moves": await (await _link(server, table_id)).hint(seat)})
     except TableError as e:
         conn.send(error_frame(e))
-
-
-async def _hint_moves(host: TableHost, server: Server, conn: Connection) -> list[JSON]:
-    if conn.seat is None:
-        raise TableError(Refusal.SPECTATOR, "hints are for the seat to move")
-    if not host.table.hints:
-        raise TableError(Refusal.HINTS_OFF, "this table plays without hints")
-    view = await host.submit(Look(conn.seat))
-    if view is None or not view.my_turn:
-        raise TableError(Refusal.NOT_YOUR_TURN, "a hint is for your own turn")
-    try:
-        return await server.thinking.hints(view, table=host.id, seat=conn.seat)
-    except BrokenProcessPool:
-        raise TableError(Refusal.NO_HINTS, "the hint's search stopped; ask again") from None
-    except Busy:
-        raise TableError(Refusal.NO_HINTS, "this table's hints are busy; ask again") from None

@@ -11,7 +11,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from doublesix.server.deps import GuestDep, MaybeGuest, Server, ServerDep, not_found
 from doublesix.server.errors import CommandError
-from doublesix.server.host import Describe, TableHost
+from doublesix.server.host import Describe
 from doublesix.server.lobby import (
     BotIn,
     JoinIn,
@@ -21,6 +21,7 @@ from doublesix.server.lobby import (
     presets_json,
     table_json,
 )
+from doublesix.server.remote import TableLink
 from doublesix.table import commands
 from doublesix.table.model import Table, TableStatus
 
@@ -89,7 +90,7 @@ async def create_table(body: TableIn, srv: ServerDep, creator: GuestDep) -> dict
     return table_json(described, creator.id) | {"seat": 0, "token": token}
 
 
-async def _host(srv: ServerDep, table_id: str) -> TableHost:
+async def _host(srv: ServerDep, table_id: str) -> TableLink:
     host = await srv.manager.get(table_id)
     if host is None:
         raise not_found(f"no table {table_id!r}")

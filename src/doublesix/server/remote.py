@@ -1,0 +1,160 @@
+"""A table run by another process: its requests forwarded through Redis, as JSON.
+
+The socket edge and the routes talk to a table through a link: the local
+``TableHost``, or a ``RemoteTable`` that sends the same requests to the
+owner's process (``Relay.call``) and turns its answer — or its refusal —
+back into the values a local host would have given. Only what a client can
+ask crosses: a bot's move, a clock's tick or a player's arrival are always
+the owner's own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any, Protocol
+
+from doublesix.rules.moves import End, Move
+from doublesix.server.host import Connect, Describe, Disconnect, Hold, Request
+from doublesix.server.relay import Relay, RelayError
+from doublesix.table import commands
+from doublesix.table.commands import Phrase, Player
+from doublesix.table.errors import Refusal, TableError
+from doublesix.table.model import JSON, Seat, SeatKind, Table, TableStatus
+from doublesix.tiles import Tile
+
+
+class TableLink(Protocol):
+    """Where a table's requests go: its host here, or its owner elsewhere."""
+
+    @property
+    def id(self) -> str: ...
+
+    async def submit(self, request: Request) -> Any: ...
+
+    async def hint(self, seat: int) -> list[JSON]:
+        """The seat's legal moves, best first (the table must allow hints; its turn)."""
+        ...
+
+
+def _player(player: Player | None) -> list[str] | None:
+    return None if player is None else [player.id, player.name]
+
+
+def encode(request: Request) -> tuple[str, JSON]:
+    """The operation and arguments that carry ``request`` to another process."""
+    match request:
+        case commands.Join(player=player, seat=seat, invite=invite):
+            return "join", {"player": _player(player), "seat": seat, "invite": invite}
+        case commands.SetBot(player=player, seat=seat, level=level):
+            return "set_bot", {"player": player, "seat": seat, "level": level}
+        case commands.Play(seat=seat, move=move, version=version):
+            end = None if move.end is None else move.end.value
+            return "play", {"seat": seat, "tile": str(move.tile), "end": end, "version": version}
+        case commands.Continue(seat=seat):
+            return "continue", {"seat": seat}
+        case commands.Chat(seat=seat, player=player, text=text, phrase=phrase):
+            said = None if phrase is None else phrase.value
+            return "chat", {"seat": seat, "player": _player(player), "text": text, "phrase": said}
+        case commands.Rematch(seat=seat):
+            return "rematch", {"seat": seat}
+        case Connect(socket=socket, seat=seat, since=since):
+            return "connect", {"socket": socket, "seat": seat, "since": since}
+        case Disconnect(socket=socket):
+            return "disconnect", {"socket": socket}
+        case Hold(sockets=sockets):
+            return "hold", {"sockets": [list(s) for s in sockets]}
+        case Describe():
+            return "describe", {}
+    raise ValueError(f"{request!r} is never forwarded")
+
+
+def decode(op: str, args: JSON) -> Request:
+    """The request that ``encode`` carried."""
+    player = None if args.get("player") is None else Player(*args["player"])
+    match op:
+        case "join":
+            assert player is not None
+            return commands.Join(player, args["seat"], args["invite"])
+        case "set_bot":
+            return commands.SetBot(args["player"], args["seat"], args["level"])
+        case "play":
+            end = None if args["end"] is None else End(args["end"])
+            return commands.Play(args["seat"], Move(Tile.parse(args["tile"]), end), args["version"])
+        case "continue":
+            return commands.Continue(args["seat"])
+        case "chat":
+            phrase = None if args["phrase"] is None else Phrase(args["phrase"])
+            return commands.Chat(args["seat"], player, args["text"], phrase)
+        case "rematch":
+            return commands.Rematch(args["seat"])
+        case "connect":
+            return Connect(args["socket"], args["seat"], args["since"])
+        case "disconnect":
+            return Disconnect(args["socket"])
+        case "hold":
+            return Hold(tuple((key, seat) for key, seat in args["sockets"]))
+        case "describe":
+            return Describe()
+    raise ValueError(f"no operation {op!r}")
+
+
+def table_json(table: Table) -> JSON:
+    return asdict(table)
+
+
+def table_from(data: JSON) -> Table:
+    seats = [Seat(**(s | {"kind": SeatKind(s["kind"])})) for s in data["seats"]]
+    return Table(**(data | {"seats": seats, "status": TableStatus(data["status"])}))
+
+
+def answer_json(answer: Any) -> Any:
+    """A host's answer as JSON (tables as their fields, pairs as lists)."""
+    if isinstance(answer, Table):
+        return {"table": table_json(answer)}
+    if isinstance(answer, tuple):
+        return list(answer)
+    return answer
+
+
+def answer_from(request: Request, data: Any) -> Any:
+    if isinstance(data, dict) and "table" in data:
+        return table_from(data["table"])
+    if isinstance(request, commands.Join | Connect):
+        return tuple(data)
+    return data
+
+
+class RemoteTable:
+    """A ``TableLink`` to the table's owner in another process."""
+
+    def __init__(self, relay: Relay, owner: str, table_id: str) -> None:
+        self.relay = relay
+        self.owner = owner
+        self._id = table_id
+
+    @property
+    def id(self) -> str:
+        return self._id
+
+    async def submit(self, request: Request) -> Any:
+        op, args = encode(request)
+        return answer_from(request, await self._call(op, args))
+
+    async def hint(self, seat: int) -> list[JSON]:
+        moves: list[JSON] = await self._call("hint", {"seat": seat})
+        return moves
+
+    async def _call(self, op: str, args: JSON) -> Any:
+        try:
+            reply = await self.relay.call(self.owner, self._id, op, args)
+        except RelayError as e:
+            raise TableError(Refusal.SERVER, f"{e}; try again") from None
+        error = reply.get("error")
+        if error is not None:
+            raise TableError(
+                Refusal(error["code"]),
+                error["message"],
+                rule=error.get("rule"),
+                field=error.get("field"),
+            )
+        return reply.get("ok")

@@ -1,0 +1,149 @@
+"""Several ``doublesix serve`` processes on the real PostgreSQL and Redis of this machine.
+
+These tests need both services (127.0.0.1:5432 and 127.0.0.1:6379, or
+``DOUBLESIX_TEST_POSTGRES`` / ``DOUBLESIX_TEST_REDIS``). Where one is not
+running they are skipped with the reason shown; ``.ci/run`` refuses to run
+without them, so CI cannot pass by skipping.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+
+from .server_helpers import POSTGRES, run_async
+
+REDIS = os.environ.get("DOUBLESIX_TEST_REDIS", "redis://127.0.0.1:6379/0")
+START = "import sys; from doublesix.cli import main; sys.exit(main())"
+
+
+def _reachable(url: str, default_port: int) -> bool:
+    host_port = url.split("@")[-1].split("://")[-1].split("/")[0]
+    host, _, port = host_port.partition(":")
+    try:
+        with socket.create_connection((host, int(port or default_port)), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def services() -> None:
+    """PostgreSQL and Redis, or a skip that says which is missing (``.ci/run`` checks first
+    that both run, so that CI cannot pass by skipping)."""
+    if not _reachable(POSTGRES, 5432):
+        pytest.skip(f"needs PostgreSQL at {POSTGRES} (not running)")
+    if not _reachable(REDIS, 6379):
+        pytest.skip(f"needs Redis at {REDIS} (not running)")
+
+
+async def _admin(sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(POSTGRES.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+def database(services: None) -> Iterator[str]:
+    """A PostgreSQL database of its own, dropped after the test."""
+    name = f"ds_site_{secrets.token_hex(6)}"
+    run_async(_admin(f"CREATE DATABASE {name}"))
+    base = POSTGRES.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        run_async(_admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class Process:
+    port: int
+    proc: subprocess.Popen[bytes]
+    log: Path
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+
+@dataclass
+class Site:
+    """Server processes on one database and one Redis."""
+
+    db: str
+    folder: Path
+    processes: list[Process] = field(default_factory=list)
+
+    def start(self, *extra: str) -> Process:
+        port = free_port()
+        log = self.folder / f"serve-{len(self.processes)}.log"
+        out = log.open("ab")
+        proc = subprocess.Popen(
+            [
+                sys.executable, "-c", START, "serve",
+                "--port", str(port), "--db", self.db, "--redis", REDIS,
+                "--lease", "1.5", "--bot-delay", "0", "--grace", "30",
+                "--think-workers", "1", "--log-level", "warning", *extra,
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        process = Process(port, proc, log)
+        self.processes.append(process)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, log.read_text()
+            try:
+                if httpx.get(f"{process.url}/api/bots", timeout=1).status_code == 200:
+                    return process
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise AssertionError(f"the server did not start:\n{log.read_text()}")
+
+    def stop(self) -> None:
+        for p in self.processes:
+            if p.proc.poll() is None:
+                p.proc.terminate()
+                try:
+                    p.proc.wait(20)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+
+
+@pytest.fixture
+def site(database: str, tmp_path: Path) -> Iterator[Site]:
+    running = Site(database, tmp_path)
+    try:
+        yield running
+    finally:
+        running.stop()
