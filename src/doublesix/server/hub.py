@@ -95,8 +95,9 @@ class LocalHub:
 
 
 class RedisHub:
-    """This process's listeners; every table's frames travel through Redis (``Relay``), so a
-    socket on any process gets the frames of a table run by any other."""
+    """This process's listeners; every table's frames also travel through Redis (``Relay``),
+    so a socket on any process gets the frames of a table run by any other. The owner's own
+    sockets get them at once, Redis or not."""
 
     def __init__(self, relay: Relay) -> None:
         self.relay = relay
@@ -126,17 +127,21 @@ class RedisHub:
         return True  # sockets of other processes may be at the table
 
     def publish(self, table_id: str, version: int, frames: Frames) -> None:
+        self._local.publish(table_id, version, frames)
         wire = {"s" if seat is None else str(seat): frame for seat, frame in frames.items()}
-        self.relay.publish(table_id, {"v": version, "f": wire})
+        self.relay.publish(table_id, {"from": self.relay.process, "v": version, "f": wire})
 
     def notify(self, table_id: str, frame: str) -> None:
-        self.relay.publish(table_id, {"n": frame})
+        self._local.notify(table_id, frame)
+        self.relay.publish(table_id, {"from": self.relay.process, "n": frame})
 
     def owned(self, table_id: str) -> None:
         """Say that this process runs the table now."""
         self.relay.publish(table_id, {"o": self.relay.process})
 
     def _receive(self, table_id: str, message: dict[str, Any]) -> None:
+        if message.get("from") == self.relay.process:
+            return  # delivered here already
         if "o" in message:
             self.on_owner(table_id, message["o"])
         elif "n" in message:

@@ -52,6 +52,16 @@ export function send(msg) {
   return false;
 }
 
+/**
+ * A frame that skips a version (a message lost between the server's processes): come back
+ * with the last version seen, and get exactly what was missed.
+ */
+function gap(msg) {
+  if (state.version === null || state.version === undefined || msg.version <= state.version + 1) return false;
+  if (state.ws) state.ws.close();
+  return true;
+}
+
 function handle(msg) {
   switch (msg.type) {
     case 'snapshot':
@@ -65,6 +75,7 @@ function handle(msg) {
       state.backlog = [];
       break;
     case 'update':
+      if (gap(msg)) break;
       state.version = msg.version;
       if (!msg.view) {
         state.backlog.push(...(msg.events || []));
@@ -72,6 +83,11 @@ function handle(msg) {
       }
       handlers.view(msg.view, [...state.backlog, ...(msg.events || [])]);
       state.backlog = [];
+      break;
+    case 'chat':
+      if (gap(msg)) break;
+      state.version = msg.version;
+      if (handlers.chat) handlers.chat(msg);
       break;
     case 'presence':
       handlers.presence(msg.away || []);
