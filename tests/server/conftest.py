@@ -20,7 +20,7 @@ from doublesix.server.settings import Limits, Settings
 from doublesix.server.store import SqlStore
 
 from .server_helpers import POSTGRES, AppFactory, TestClient, run_async
-from .site_helpers import database, services, site  # noqa: F401 (fixtures of test_site)
+from .site_helpers import database, require_services, site  # noqa: F401 (test_site's)
 
 
 async def _pg(sql: str) -> None:
@@ -34,7 +34,8 @@ async def _pg(sql: str) -> None:
 
 
 @pytest.fixture
-def pg_schema(services: None) -> Iterator[str]:
+def pg_schema() -> Iterator[str]:
+    require_services()
     name = f"ds_test_{secrets.token_hex(6)}"
     run_async(_pg(f"CREATE SCHEMA {name}"))
     try:

@@ -38,8 +38,7 @@ def _reachable(url: str, default_port: int) -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def services() -> None:
+def require_services() -> None:
     """PostgreSQL and Redis, or a skip that says which is missing (``.ci/run`` checks first
     that both run, so that CI cannot pass by skipping)."""
     if not _reachable(POSTGRES, 5432):
@@ -59,8 +58,9 @@ async def _admin(sql: str) -> None:
 
 
 @pytest.fixture
-def database(services: None) -> Iterator[str]:
+def database() -> Iterator[str]:
     """A PostgreSQL database of its own, dropped after the test."""
+    require_services()
     name = f"ds_site_{secrets.token_hex(6)}"
     run_async(_admin(f"CREATE DATABASE {name}"))
     base = POSTGRES.rsplit("/", 1)[0]
