@@ -113,7 +113,7 @@ class Site:
                 sys.executable, "-c", START, "serve",
                 "--port", str(port), "--db", self.db, "--redis", REDIS,
                 "--lease", "1.5", "--bot-delay", "0", "--grace", "30",
-                "--think-workers", "1", "--log-level", "warning", *extra,
+                "--think-workers", "1", "--log-level", "warning", "--no-limits", *extra,
             ],
             stdout=out,
             stderr=subprocess.STDOUT,

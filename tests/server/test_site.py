@@ -204,9 +204,11 @@ def test_bots_and_clocks_resume_on_the_new_owner(site: Site) -> None:
         "preset": "block",
         "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
         "options": {"target": 20},
-        "timer": 2,
+        "timer": 5,
     }
-    made = anna.post("/api/tables", json=body).json()
+    answer = anna.post("/api/tables", json=body)
+    assert answer.status_code == 200, answer.text
+    made = answer.json()
     version = made["version"]
     a.kill()
     # Nobody plays: on b the bot moves for itself and the clock moves for Anna.
