@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 import pytest
@@ -49,6 +50,37 @@ def test_registry_levels_and_measurement_only() -> None:
         assert make_bot(name, 1).name == name
     with pytest.raises(ValueError, match="no bot"):
         make_bot("grandmaster")
+
+
+def _plays_signature(name: str, preset_name: str, players: int, seed: int) -> str:
+    """A hash of every play of a whole game of ``name`` (even seats) against greedy."""
+    rules = preset(preset_name, players, target=40)
+    bots = [make_bot(name if s % 2 == 0 else "greedy", seed * 10 + s) for s in range(players)]
+    game = play_game(rules, seed, bots)
+    plays = [
+        (e.seat, e.tile.index, str(e.end))
+        for r in game.rounds
+        for e in r.play.events
+        if isinstance(e, Play)
+    ]
+    return hashlib.sha256(repr(plays).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize(
+    ("spec", "preset_name", "players", "seed", "signature"),
+    [
+        ("expert-2026:5", "kozel", 4, 1, "26b3ee200c7ed6a1"),
+        ("expert-2026:20", "draw", 2, 2, "0690c238d60b388c"),
+        ("expert-2026:10", "block", 4, 3, "93365bbaa54cd27b"),
+    ],
+)
+def test_expert_2026_is_frozen(
+    spec: str, preset_name: str, players: int, seed: int, signature: str
+) -> None:
+    """The yardstick plays exactly the games the expert of 2026 played (budgets are work)."""
+    assert "expert-2026" in MEASUREMENT_BOTS and "expert-2026" not in table_bots()
+    assert make_bot("expert-2026").ms_per_move == 300.0  # type: ignore[attr-defined]
+    assert _plays_signature(spec, preset_name, players, seed) == signature
 
 
 def test_omniscient_refuses_to_play_blind() -> None:

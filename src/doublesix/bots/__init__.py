@@ -1,8 +1,9 @@
 """Bots: each decides from its seat's view only (see ``doublesix.rules.view``).
 
 Levels a table offers (``table_bots()``): ``random``, ``greedy``, ``medium``,
-``pimc``, ``expert``. ``omniscient`` sees every hand and is for measurement
-only (``MEASUREMENT_BOTS``); ``make_bot`` makes any of them.
+``pimc``, ``expert``. ``omniscient`` (sees every hand) and ``expert-2026`` (the
+expert of 2026, frozen as a yardstick) are for the arena only
+(``MEASUREMENT_BOTS``); ``make_bot`` makes any of them.
 """
 
 from doublesix.bots import expert, medium, omniscient, pimc

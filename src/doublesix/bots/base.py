@@ -23,7 +23,8 @@ BotFactory = Callable[[random.Random], Bot]
 BOTS: dict[str, BotFactory] = {}
 """Every named bot, each made from a random source seeded by its user (``make_bot``)."""
 MEASUREMENT_BOTS: set[str] = set()
-"""Bots for measurement only (they see what a seat may not): never offered at a table."""
+"""Bots for the arena only, never offered at a table: a ceiling that sees what a seat may
+not (``omniscient``), a frozen yardstick (``expert-2026``)."""
 BUDGETS: dict[str, float] = {}
 """The searching levels' time budget per move by default, in ms of one core (a table's)."""
 

@@ -179,6 +179,8 @@ class ExpertBot:
         self.ms_per_move = ms_per_move
         self.model = model if model is not None else OpponentModel()
         self.bonus = bonus
+        self.cost = COST
+        """Units charged for each kind of work."""
         self.work = Work()
         """What the last decision did."""
         self._n = 4
@@ -229,7 +231,7 @@ class ExpertBot:
             logs = [s.log_weight + model.log_likelihood(k, s) for s in pool]
             work.attempts = sampler.attempts
             work.weighed += len(k.decisions) * POOL
-            used = work.units(COST)
+            used = work.units(self.cost)
             top = max(logs)
             if ref is None:
                 ref = top
@@ -259,7 +261,7 @@ class ExpertBot:
                     results = self._playout_all(scorer, stats, s, left0, right0, me, stop)
                     work.plays += self._plays
                     work.played += len(stats)
-                used = work.units(COST)
+                used = work.units(self.cost)
                 for st, (v, won, pts) in zip(stats, results, strict=True):
                     st.weight += w
                     st.value += w * v
@@ -331,3 +333,15 @@ class ExpertBot:
 @register("expert", ms=BUDGET_MS)
 def _make(rng: random.Random) -> ExpertBot:
     return ExpertBot(rng)
+
+
+@register("expert-2026", table=False, ms=300.0)
+def _make_2026(rng: random.Random) -> ExpertBot:
+    """The expert of 2026, frozen: the yardstick that later experts are measured against.
+
+    For the arena only (never at a table). A test pins its games move by move,
+    so nothing done for ``expert`` may change how it plays.
+    """
+    bot = ExpertBot(rng)
+    bot.name = "expert-2026"
+    return bot
