@@ -28,7 +28,7 @@ from doublesix.rules.view import SeatView, seat_view
 from doublesix.tiles import ALL, SUIT, value_of
 
 GAMES = [("kozel", 4), ("draw", 2), ("draw", 3), ("block", 4), ("block", 2), ("vog-talon", 4)]
-FAST = {"expert": 3.0, "pimc": 3.0, "omniscient": 3.0}
+FAST = {"expert": 3.0, "expert-2026": 3.0, "pimc": 3.0, "omniscient": 3.0}
 
 
 def fast_bot(name: str, seed: int) -> object:
@@ -324,7 +324,7 @@ def _shuffled_hidden(rules: Ruleset, seed: int, seat: int, rng: random.Random) -
     return Deal(tuple(hands), tuple(bone), out)
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "medium", "pimc", "expert"])
+@pytest.mark.parametrize("name", ["random", "greedy", "medium", "pimc", "expert", "expert-2026"])
 @pytest.mark.parametrize(("preset_name", "players"), [("draw", 2), ("block", 3), ("block", 4)])
 def test_bots_decide_from_the_view_only(name: str, preset_name: str, players: int) -> None:
     """Shuffling the hidden tiles, with the same seed, never changes the bot's first move."""

@@ -43,8 +43,9 @@ from doublesix.rules.ruleset import DrawRule
 from doublesix.rules.view import SeatView
 from doublesix.tiles import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 
-BUDGET_MS = 300.0
-"""The table's budget per move (ms of one core) unless one is given."""
+BUDGET_MS = 100.0
+"""The table's budget per move (ms of one core) unless one is given: the cheapest within one
+95% interval of the best against ``greedy`` (``benchmarks/choose_budgets.py``)."""
 
 UNITS_PER_MS = 2250
 """Work units per millisecond of budget (``COST`` gives each kind of work its units)."""

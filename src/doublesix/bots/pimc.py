@@ -23,7 +23,8 @@ from doublesix.rules.moves import Move
 from doublesix.rules.view import SeatView
 
 BUDGET_MS = 100.0
-"""The table's budget per move (ms of one core) unless one is given."""
+"""The table's budget per move (ms of one core) unless one is given (measured against
+``greedy`` at this budget only, so far: ``benchmarks/choose_budgets.py``)."""
 
 UNITS_PER_MS = 2100
 """Work units per millisecond of budget (``COST`` gives each kind of work its units)."""
