@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from doublesix.bots import BUDGETS
 from doublesix.rules.game import Game
 from doublesix.rules.ruleset import preset
 from doublesix.rules.view import SeatView, seat_view
@@ -151,5 +152,6 @@ def test_the_pad_follows_the_longest_recent_search() -> None:
 
     asyncio.run(searched(0.5))
     assert pad.seconds() == pytest.approx(0.5 * Pad.MARGIN)
-    assert thinking_module.budget_seconds("expert") == pytest.approx(0.3)
+    assert thinking_module.budget_seconds("expert") == pytest.approx(BUDGETS["expert"] / 1000)
+    assert thinking_module.budget_seconds("expert") == pytest.approx(0.1)  # bots' default
     assert thinking_module.budget_seconds("greedy") == 0

@@ -7,12 +7,13 @@ expert of 2026, frozen as a yardstick) are for the arena only
 """
 
 from doublesix.bots import expert, medium, omniscient, pimc
-from doublesix.bots.base import BOTS, MEASUREMENT_BOTS, Bot, make_bot, table_bots
+from doublesix.bots.base import BOTS, BUDGETS, MEASUREMENT_BOTS, Bot, make_bot, table_bots
 from doublesix.bots.hint import Hint, hint
 from doublesix.bots.simple import GreedyBot, RandomBot
 
 __all__ = [
     "BOTS",
+    "BUDGETS",
     "MEASUREMENT_BOTS",
     "Bot",
     "GreedyBot",
