@@ -37,6 +37,48 @@ def test_every_command_has_help(capsys: pytest.CaptureFixture[str], command: str
     assert f"usage: doublesix {command}" in out
 
 
+def test_help_links_to_the_rules_and_the_record_format(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    assert "docs/rules.md" in out and "docs/record.md" in out
+    for command in ("play", "selfplay", "bench", "arena"):
+        _, out, _ = run(capsys, command, "--help")
+        assert "rules (docs/rules.md)" in out
+
+
+def test_R40_target_round_plays_single_rounds(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        capsys, "selfplay", "--preset", "classic-block", "--players", "3", "--target", "round",
+        "--games", "4", "--seed", "2", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["ruleset"]["target"] == "round" and summary["mean_rounds"] == 1
+    code, out, _ = run(
+        capsys, "selfplay", "--preset", "draw", "--set", "target=round", "--games", "1", "--json"
+    )
+    assert code == 0 and json.loads(out)["ruleset"]["target"] == "round"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--target", "rounds"], "'rounds' is neither a whole number nor 'round'"),
+        (["--target", "10001"], "target: 10001; the target is a whole number from 1 to 10,000"),
+        (["--set", "target=0"], "target: 0; the target is a whole number"),
+        (["--set", f"target={10**400}"], "target: a number of 401 digits"),
+        (["--set", f"lone_zero_zero={2**64}"], "lone_zero_zero: a number of 20 digits"),
+        (["--set", "line=diagonal"], "line: 'diagonal' is not one of auto, manual (R39)"),
+    ],
+)
+def test_option_bounds_on_the_command_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, "selfplay", "--preset", "draw", *argv)
+    assert code == 2 and out == ""
+    assert message in err
+
+
 def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys)
     assert code == 2
@@ -54,7 +96,7 @@ def test_unknown_preset_is_refused(capsys: pytest.CaptureFixture[str], command: 
     code, out, err = run(capsys, command, "--preset", "chess")
     assert code == 2
     assert "preset: 'chess' is not one of draw, block, kozel" in err
-    assert "RULES.md" in err
+    assert "docs/rules.md" in err
     assert "Traceback" not in err and out == ""
 
 
@@ -68,7 +110,7 @@ def test_unknown_preset_is_refused(capsys: pytest.CaptureFixture[str], command: 
         (["--preset", "draw", "--players", "4", "--set", "hand_size=7"], "hand_size", "R14"),
         (["--preset", "block", "--target", "0"], "target", "R30"),
         (["--preset", "draw", "--set", "keep_in_boneyard=99"], "keep_in_boneyard", "R11"),
-        (["--preset", "draw", "--set", "draw_rule=draw_two"], "draw_rule", "RULES.md"),
+        (["--preset", "draw", "--set", "draw_rule=draw_two"], "draw_rule", "R11"),
     ],
 )
 def test_impossible_option_names_option_and_rule(
@@ -302,7 +344,7 @@ def test_replay_wrong_format(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     path.write_text('{"format": "chess/pgn"}')
     code, _, err = run(capsys, "replay", str(path))
     assert code == 1
-    assert "RECORD.md" in err
+    assert "docs/record.md" in err
 
 
 def test_replay_illegal_event_names_round_event_and_rule(
@@ -319,7 +361,7 @@ def test_replay_illegal_event_names_round_event_and_rule(
     record_file.write_text(json.dumps(data))
     code, out, err = run(capsys, "replay", str(record_file))
     assert code == 1
-    assert f"round 1, event {k}" in err
+    assert f"round 1, event {k + 1}: " in err  # counted from 1, as the move list
     assert "(R8)" in err
     assert out == ""
 

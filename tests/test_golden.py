@@ -1,10 +1,10 @@
 """Golden records: hand-built deals and events in ``tests/golden/``, replayed by the engine.
 
-Each file is a whole ``doublesix/1`` record (RECORD.md) named after what it
+Each file is a whole ``doublesix/1`` record (docs/record.md) named after what it
 shows. The deals were built by hand (the Kozel ones found by a search for the
 corner they show, since 4 × 7 tiles are hard to script by hand); the events
 are the moves played plus the forced events. Every expected number below is
-worked out by hand from RULES.md, with the sum written next to it, from the
+worked out by hand from docs/rules.md, with the sum written next to it, from the
 hands left at the end of the round — which ``hands_left`` reads from the
 record's own deal and events, independently of the engine.
 """
@@ -70,7 +70,7 @@ def opener(game: Game, number: int) -> int:
 
 
 def test_the_golden_records_are_there() -> None:
-    assert len(FILES) >= 21
+    assert len(FILES) >= 24
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
@@ -441,3 +441,61 @@ def test_R13_kozel_redeal_five_doubles_then_six_tiles_of_a_number() -> None:
         "R1 · redeal: seat 2 holds 6 tiles showing 6 (R13)",
     ]
     assert not game.finished
+
+
+# --- goat's special doubles, single rounds, the general page's Block (R28a, R40, R41) -----
+
+
+def test_R28a_goat_a_lone_0_0_counts_25_and_a_lone_6_6_50_after_a_domino_plain_when_blocked() -> (
+    None
+):
+    data, game = load("r28a_goat_lone_0_0_and_6_6_after_a_domino_plain_when_blocked")
+    assert data["ruleset"]["scoring"] == "goat" and data["ruleset"]["hand_size"] == 2
+    # round 1: Anna opens with 1-1 (R19, the lowest double but 0-0) and goes out with 1-2
+    assert opener(game, 1) == 0
+    assert hands_left(data, 1) == left("", "0-0", "2-5", "6-6")
+    # pair 1 is charged Ben's lone 0-0 as 25 and Dmitri's lone 6-6 as 50: 75, not 0 + 12
+    assert result(game, 1) == (ResultKind.DOMINO, 0, (0, 0, 7, 12), (0, 75), (0, 75))
+    # round 2: 2-2, 2-4, Carla knocks, 4-5: ends 2 and 5, nobody can play (R23)
+    assert hands_left(data, 2) == left("0-1", "6-6", "0-3 1-3", "0-0")
+    # pair 0 holds 1 + 7 = 8 against 12 + 0 = 12: blocked, plain values, pair 1 pays 12
+    assert result(game, 2) == (ResultKind.BLOCKED, 0, (1, 12, 7, 0), (0, 12), (0, 87))
+    # 87 reaches the target 80: pair 1 loses (R30)
+    assert (game.result.finished, game.result.winners, game.result.losers) == (True, (0,), (1,))
+
+
+def test_R40_a_single_round_that_is_tied_is_won_by_nobody() -> None:
+    data, game = load("r40_single_round_tied_nobody_wins")
+    assert data["ruleset"]["target"] == "round"
+    # 6-6 opens for Anna (R16), Ben plays 5-6; 0-2 and 1-1 fit neither 6 nor 5: blocked
+    assert hands_left(data, 1) == left("0-2", "1-1")
+    assert result(game, 1) == (ResultKind.TIED, None, (2, 2), (0, 0), (0, 0))
+    assert data["result"] == {
+        "finished": True,
+        "losers": [],
+        "winners": [],
+        "dry_win": False,
+        "scores": [0, 0],
+    }
+    assert record_lines(data)[-1] == (
+        "Game over: the round is tied, nobody wins (R40); scores Anna (seat 0) 0, Ben (seat 1) 0"
+    )
+
+
+def test_R41_classic_block_seven_tiles_each_the_rest_out_the_lead_drawn() -> None:
+    data, game = load("r41_classic_block_seven_each_rest_out_draw_for_lead_one_round")
+    deal = data["rounds"][0]["deal"]
+    # 3 players × 7 tiles; the other 7 stay out of play, and there is no boneyard
+    assert [len(h) for h in deal["hands"]] == [7, 7, 7]
+    assert len(deal["out"]) == 7 and deal["boneyard"] == []
+    # R21: Ben's 5-5 and Carla's 4-6 tie at 10 over Anna's 0-3; Ben 1-1 = 2, Carla 1-2 = 3
+    assert opener(game, 1) == 2
+    assert first_event(game, 1) == Play(2, Tile(0, 0), None)  # any tile, her choice
+    # R40: one round; Carla goes out, Anna keeps 2-4 + 6-6 = 18, Ben 5-6 = 11 → 29 (R26)
+    assert hands_left(data, 1) == left("2-4 6-6", "5-6", "")
+    assert result(game, 1) == (ResultKind.DOMINO, 2, (18, 11, 0), (0, 0, 29), (0, 0, 29))
+    assert (game.result.finished, game.result.winners, game.result.losers) == (
+        True,
+        (2,),
+        (0, 1),
+    )

@@ -1,8 +1,8 @@
 """Property tests over random games of every preset and player count.
 
 Each property plays whole games with random (legal) moves and checks, at
-every step, what RULES.md says must hold. The expectations are computed by
-small reference models written here from RULES.md, independently of the
+every step, what docs/rules.md says must hold. The expectations are computed by
+small reference models written here from docs/rules.md, independently of the
 engine's bit sets: the legal moves (R4, R5, R9), the forced draws and passes
 and the end of a round (R9–R11, R22, R23), who opens (R13, R16–R21) and how a
 round is scored (R23–R37a).
@@ -65,7 +65,7 @@ PROPERTY = settings(
 def rulesets(draw: st.DrawFn, name: str, players: int) -> Ruleset:
     """The preset with some of its options changed, within what the rules allow."""
     base = preset(name, players=players)
-    changes: dict[str, Any] = {"target": draw(st.sampled_from([100, 50, 30]))}
+    changes: dict[str, Any] = {"target": draw(st.sampled_from([100, 50, 30, "round"]))}
     if base.opener is not Opener.KOZEL and draw(st.booleans()):
         largest = len(TILES) // players - (1 if base.boneyard else 0)
         if base.boneyard and players * largest >= len(TILES):
@@ -82,14 +82,16 @@ def rulesets(draw: st.DrawFn, name: str, players: int) -> Ruleset:
         scorings = [s for s in Scoring if s is not Scoring.KOZEL or base.pairs]
         changes["scoring"] = draw(st.sampled_from(scorings))
         changes["redeal"] = draw(st.booleans()) and dealt <= players * 7
-    if changes.get("scoring", base.scoring) is Scoring.KOZEL:
+    scoring = changes.get("scoring", base.scoring)
+    if scoring is Scoring.KOZEL:
         changes["fish_charge"] = draw(st.sampled_from(list(FishCharge)))
+    if scoring in (Scoring.KOZEL, Scoring.GOAT):  # R28a, R37a
         changes["lone_zero_zero"] = draw(st.sampled_from([25, 10]))
         changes["lone_six_six"] = draw(st.sampled_from([50, 12]))
     return preset(name, players=players, **changes)
 
 
-# --- reference models from RULES.md ------------------------------------------------------------
+# --- reference models from docs/rules.md ----------------------------------------------------
 
 
 def side_of(ruleset: Ruleset, seat: int) -> int:
@@ -264,20 +266,21 @@ def expected_score(ruleset: Ruleset, rnd: Round, scores: Sequence[int], eggs: in
             order = [(last + k) % n for k in range(1, n + 1)]
             mine = [s for s in order if side_of(ruleset, s) == side]
             winner = min(mine, key=lambda s: values[s])  # first of equal values clockwise
+
+    def counted(h: list[Tile]) -> int:
+        """R28a, R33: a losing hand after a domino; exactly 0-0 or exactly 6-6 count specially."""
+        if h == [Tile(0, 0)]:
+            return ruleset.lone_zero_zero
+        if h == [Tile(6, 6)]:
+            return ruleset.lone_six_six
+        return sum(t.value for t in h)
+
     if ruleset.scoring is Scoring.KOZEL:
         fish = sum(side_values) if ruleset.fish_charge is FishCharge.ALL_HANDS else max(side_values)
         if winner is None:
             return Expected(kind, None, (0, 0), eggs + fish, (0, 0))
         loser = 1 - side_of(ruleset, winner)
         if kind is ResultKind.DOMINO:
-
-            def counted(h: list[Tile]) -> int:
-                if h == [Tile(0, 0)]:
-                    return ruleset.lone_zero_zero
-                if h == [Tile(6, 6)]:
-                    return ruleset.lone_six_six
-                return sum(t.value for t in h)
-
             charge = sum(counted(hands[s]) for s in range(n) if side_of(ruleset, s) == loser)
         else:
             charge = fish
@@ -291,7 +294,13 @@ def expected_score(ruleset: Ruleset, rnd: Round, scores: Sequence[int], eggs: in
         won = side_of(ruleset, winner)
         others = sum(side_values) - side_values[won]
         if ruleset.scoring is Scoring.GOAT:
-            points = [0 if k == won else side_values[k] for k in range(sides)]
+            charged = side_values
+            if kind is ResultKind.DOMINO:  # R28a
+                charged = [
+                    sum(counted(hands[s]) for s in range(n) if side_of(ruleset, s) == k)
+                    for k in range(sides)
+                ]
+            points = [0 if k == won else charged[k] for k in range(sides)]
         elif ruleset.scoring is Scoring.WINNER_TAKES and kind is ResultKind.BLOCKED:
             points[won] = others - side_values[won]
         else:
@@ -299,10 +308,18 @@ def expected_score(ruleset: Ruleset, rnd: Round, scores: Sequence[int], eggs: in
     return Expected(kind, winner, tuple(points), 0, tuple(dropped))
 
 
-def expected_outcome(ruleset: Ruleset, scores: Sequence[int]) -> tuple[bool, set[int], set[int]]:
-    """R30, R37: finished, winners, losers."""
+def expected_outcome(
+    ruleset: Ruleset, scores: Sequence[int], winner_seat: int | None
+) -> tuple[bool, set[int], set[int]]:
+    """R30, R37, R40: finished, winners, losers (``winner_seat``: the last round's winner)."""
     sides = range(len(scores))
+    if ruleset.target == "round":  # R40: the one round decides; nobody wins a tie
+        if winner_seat is None:
+            return True, set(), set()
+        won = side_of(ruleset, winner_seat)
+        return True, {won}, set(sides) - {won}
     t = ruleset.target
+    assert isinstance(t, int)
     if ruleset.scoring is Scoring.KOZEL:
         goats = {s for s in sides if scores[s] > t}
         return bool(goats), set(sides) - goats if goats else set(), goats
@@ -458,11 +475,11 @@ def play_game(
         assert result.eggs_carried == exp.eggs and result.dropped == exp.dropped
         assert list(result.scores_after) == [s + p for s, p in zip(scores, exp.points, strict=True)]
         assert game.scores == list(result.scores_after)
-        finished, winners, losers = expected_outcome(ruleset, game.scores)
+        finished, winners, losers = expected_outcome(ruleset, game.scores, exp.winner_seat)
         assert game.finished == finished
         if finished:
             assert set(game.result.winners) == winners and set(game.result.losers) == losers
-            if ruleset.scoring is Scoring.KOZEL:
+            if ruleset.scoring is Scoring.KOZEL and ruleset.target != "round":
                 assert game.result.dry_win == all(game.scores[s] == 0 for s in winners)
 
     ref = start_of_round()

@@ -1,4 +1,4 @@
-"""The game record ``doublesix/1`` (RECORD.md, R32): write, read, replay, reject, as text.
+"""The game record ``doublesix/1`` (docs/record.md, R32): write, read, replay, reject, as text.
 
 Round trips use engine-written games of every preset and player count; the
 rejections start from the golden records in ``tests/golden/`` and break one
@@ -82,7 +82,7 @@ def test_R32_every_preset_and_player_count_round_trips(name: str, players: int) 
         assert written["format"] == FORMAT
         assert written["seed"] == seed
         assert written["result"]["finished"] is True
-        assert ("lead_draws" in written) == (name == "classic")
+        assert ("lead_draws" in written) == (name in ("classic", "classic-block"))
 
 
 @pytest.mark.parametrize(("name", "players"), COMBOS)
@@ -126,6 +126,7 @@ def test_R32_the_whole_ruleset_is_written_out() -> None:
         "fish_charge": "all_hands",
         "lone_zero_zero": 25,
         "lone_six_six": 50,
+        "line": "auto",
     }
 
 
@@ -166,7 +167,7 @@ def test_R39_straightening_is_recorded_and_replayed() -> None:
 
 
 def test_R32_a_record_written_by_hand_without_optional_fields_replays() -> None:
-    """RECORD.md's shape: no extra result fields, no ``redeal`` option, extra fields ignored."""
+    """docs/record.md's shape: no optional result fields, no ``redeal``, extra fields ignored."""
     data = golden("r13_kozel_redeal_five_doubles_then_six_of_a_number")
     del data["ruleset"]["redeal"]  # R13 is part of Kozel: implied by the kozel scoring
     del data["ruleset"]["fish_charge"], data["ruleset"]["lone_six_six"]
@@ -260,6 +261,7 @@ def rejected(name: str, change: Callable[[dict[str, Any]], object]) -> RecordErr
 
 
 def where(error: RecordError) -> tuple[str, int | None, int | None]:
+    """The rule, the round and the event; rounds and events count from 1, as the move list."""
     return error.rule, error.round, error.event
 
 
@@ -280,24 +282,24 @@ def events(data: dict[str, Any], number: int = 1) -> list[dict[str, Any]]:
 def test_R5_an_illegal_play_is_rejected_with_round_and_event() -> None:
     # ends 5 and 5: Ben's 1-3 fits neither
     error = rejected(R16, lambda d: events(d)[2].update(play="1-3"))
-    assert where(error) == ("R5", 1, 2)
+    assert where(error) == ("R5", 1, 3)
     assert "1-3 does not fit the left end (5)" in str(error)
-    assert str(error).startswith("round 1, event 2: ")
+    assert str(error).startswith("round 1, event 3: ")  # counted from 1
 
 
 def test_R8_a_tile_not_in_the_hand_is_rejected() -> None:
     error = rejected(R16, lambda d: events(d)[2].update(play="2-5"))
-    assert where(error) == ("R8", 1, 2)
+    assert where(error) == ("R8", 1, 3)
 
 
 def test_R6_a_play_out_of_turn_is_rejected() -> None:
     error = rejected(R16, lambda d: events(d)[2].update(seat=2))
-    assert where(error) == ("R6", 1, 2)
+    assert where(error) == ("R6", 1, 3)
 
 
 def test_R10_a_missing_forced_pass_is_rejected() -> None:
     error = rejected(R16, lambda d: events(d).pop(1))  # Anna cannot play and knocks
-    assert where(error) == ("R10", 1, 1)
+    assert where(error) == ("R10", 1, 2)
     assert "seat 0 cannot play and passes here" in str(error)
 
 
@@ -307,69 +309,69 @@ def test_R10_a_record_that_ends_before_a_forced_pass_is_rejected() -> None:
         del d["rounds"][0]["result"]
         d["result"]["scores"] = [0, 0, 0]
 
-    assert where(rejected(R16, cut)) == ("R10", 1, 1)
+    assert where(rejected(R16, cut)) == ("R10", 1, 2)
 
 
 def test_R9_a_missing_forced_draw_is_rejected() -> None:
     # Carla draws 4-4 then 1-2; leaving out the 4-4 draws the wrong tile
     error = rejected(R21, lambda d: events(d).pop(1))
-    assert where(error) == ("R9", 1, 1)
+    assert where(error) == ("R9", 1, 2)
     assert "draws 4-4, the boneyard's next tile, not 1-2" in str(error)
     # leaving out both draws plays a tile Carla does not hold yet
     error = rejected(R21, lambda d: events(d).__delitem__(slice(1, 3)))
-    assert where(error) == ("R9", 1, 1)
+    assert where(error) == ("R9", 1, 2)
     assert "must draw" in str(error)
 
 
 def test_R9_a_drawn_tile_must_be_played_at_once() -> None:
     # Carla draws 1-2 and must play it; the record has her pass instead
     error = rejected(R21, lambda d: events(d).__setitem__(3, {"seat": 2, "pass": True}))
-    assert where(error) == ("R7", 1, 3)
+    assert where(error) == ("R7", 1, 4)
 
 
 def test_R7_an_extra_pass_is_rejected() -> None:
     # Ben holds 3-5, which fits: he must play
     error = rejected(R16, lambda d: events(d).insert(2, {"seat": 1, "pass": True}))
-    assert where(error) == ("R7", 1, 2)
+    assert where(error) == ("R7", 1, 3)
 
 
 def test_R7_a_voluntary_draw_is_rejected() -> None:
     error = rejected(R21, lambda d: events(d).insert(4, {"seat": 0, "draw": "0-3"}))
-    assert where(error) == ("R7", 1, 4)
+    assert where(error) == ("R7", 1, 5)
 
 
 def test_R16_the_automatic_opening_tile_must_be_recorded_as_it_was_played() -> None:
     error = rejected(R16, lambda d: events(d)[0].update(play="3-5", seat=1))
-    assert where(error) == ("R16", 1, 0)
+    assert where(error) == ("R16", 1, 1)
     error = rejected(R16, lambda d: events(d)[0].update(end="left"))
-    assert where(error) == ("R4", 1, 0)
+    assert where(error) == ("R4", 1, 1)
 
 
 def test_R4_a_chosen_opening_tile_has_no_end() -> None:
     error = rejected(R21, lambda d: events(d)[0].update(end="right"))
-    assert where(error) == ("R4", 1, 0)
+    assert where(error) == ("R4", 1, 1)
 
 
 def test_R5_a_later_play_needs_its_end() -> None:
     error = rejected(R16, lambda d: events(d)[2].pop("end"))
-    assert where(error) == ("R5", 1, 2)
+    assert where(error) == ("R5", 1, 3)
 
 
 def test_R22_events_after_a_domino_are_rejected() -> None:
     error = rejected(R26, lambda d: events(d).append({"seat": 1, "pass": True}))
-    assert where(error) == ("R22", 1, 4)
+    assert where(error) == ("R22", 1, 5)
 
 
 def test_R23_events_after_a_blocked_round_are_rejected_no_extra_pass() -> None:
     error = rejected(R23, lambda d: events(d).append({"seat": 3, "pass": True}))
-    assert where(error) == ("R23", 1, 14)
+    assert where(error) == ("R23", 1, 15)
     assert "the round is over" in str(error)
 
 
 def test_R23_a_round_that_stops_short_is_rejected_where_it_stops() -> None:
     last = len(golden(EGGS)["rounds"][0]["events"]) - 1
     error = rejected(EGGS, lambda d: events(d).pop())
-    assert where(error) == ("R22, R23", 1, last)
+    assert where(error) == ("R22, R23", 1, last + 1)
     assert error.field == "result"
 
     def no_result(d: dict[str, Any]) -> None:
@@ -377,7 +379,7 @@ def test_R23_a_round_that_stops_short_is_rejected_where_it_stops() -> None:
         del d["rounds"][0]["result"]
 
     error = rejected(EGGS, no_result)
-    assert where(error) == ("R22, R23", 1, last)
+    assert where(error) == ("R22, R23", 1, last + 1)
     assert "another round follows" in str(error)
 
 
@@ -400,7 +402,7 @@ def test_R1_a_tile_that_is_not_in_the_set_is_rejected() -> None:
     error = rejected(R16, lambda d: d["rounds"][0]["deal"]["out"].__setitem__(0, "6-7"))
     assert where(error) == ("R1", 1, None)
     error = rejected(R16, lambda d: events(d)[2].update(play="7-7"))
-    assert where(error) == ("R1", 1, 2)
+    assert where(error) == ("R1", 1, 3)
 
 
 def test_R12_a_hand_of_the_wrong_size_is_rejected() -> None:
@@ -511,7 +513,7 @@ def test_R32_a_finished_round_needs_its_result_and_a_running_one_has_none() -> N
     data["rounds"][1]["result"] = data["rounds"][0]["result"]
     with pytest.raises(RecordError) as info:
         record.replay(data)
-    assert where(info.value) == ("R22, R23", 2, 6)
+    assert where(info.value) == ("R22, R23", 2, 7)
 
 
 def test_R32_a_running_record_stops_after_a_move_and_its_forced_events() -> None:
@@ -526,7 +528,7 @@ def test_R32_a_running_record_stops_after_a_move_and_its_forced_events() -> None
         else:
             with pytest.raises(RecordError) as info:
                 record.replay(data)
-            assert where(info.value) == ("R10", 2, n)
+            assert where(info.value) == ("R10", 2, n + 1)
 
 
 def test_R13_a_redeal_that_was_not_needed_is_rejected() -> None:
@@ -592,7 +594,7 @@ def test_bad_json_is_rejected() -> None:
     for text in ["", "{", "{'format': 'doublesix/1'}", "[1, 2", "nul", "\x00", "[" * 100_000]:
         with pytest.raises(RecordError) as info:
             record.loads(text)
-        assert info.value.rule == "RECORD.md"
+        assert info.value.rule == "docs/record.md"
         assert "not JSON" in str(info.value)
     for text in ["[]", "null", "3", '"doublesix/1"']:
         with pytest.raises(RecordError, match="a record is a JSON object"):
@@ -604,7 +606,7 @@ def test_the_format_string_is_checked() -> None:
         text = record.dumps({**golden(R16), "format": fmt})
         with pytest.raises(RecordError) as info:
             record.loads(text)
-        assert (info.value.rule, info.value.field) == ("RECORD.md", "format")
+        assert (info.value.rule, info.value.field) == ("docs/record.md", "format")
         with pytest.raises(RecordError):
             record.replay(json.loads(text))
     data = golden(R16)
@@ -726,3 +728,19 @@ def test_property_writing_and_replaying_a_record_gives_the_same_results(
     assert len(record_lines(written)) >= sum(len(r.play.events) for r in game.rounds) + 1
     firsts = [r.play.events[0] for r in game.rounds if r.play.events]
     assert all(isinstance(e, Play) and e.end is None for e in firsts)
+
+
+# --- records written before issue 14 ------------------------------------------------------
+
+LEGACY = sorted((Path(__file__).parent / "legacy").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", LEGACY, ids=[p.stem for p in LEGACY])
+def test_R32_a_record_of_an_earlier_version_replays_to_todays_record(path: Path) -> None:
+    """Copies of golden records as an earlier version wrote them (no ``line``, no typed
+    reasons): they replay, and writing the game again gives today's golden record."""
+    old = record.loads(path.read_text(encoding="utf-8"))
+    assert "line" not in old["ruleset"]
+    game = record.replay(old)
+    assert game.ruleset.line == "auto"
+    assert record.game_record(game, old["players"]) == golden(path.stem)

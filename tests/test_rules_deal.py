@@ -18,7 +18,7 @@ from doublesix import (
 from doublesix.rules.deal import SeededDealer, deal_from
 from doublesix.tiles import ALL, TILES, bits
 
-# RULES.md's preset table: players, hand size per player count, boneyard, opener, scoring.
+# docs/rules.md's preset table: players, hand size per player count, boneyard, opener, scoring.
 TABLE = {
     "draw": ((2, 3, 4), {2: 7, 3: 5, 4: 5}, True, "highest_double", "winner_takes"),
     "block": ((2, 3, 4), {2: 7, 3: 6, 4: 7}, False, "highest_double", "winner_takes"),
@@ -29,6 +29,7 @@ TABLE = {
     "international": ((4,), {4: 7}, False, "highest_tile", "winner_takes_all"),
     "international-2": ((2,), {2: 7}, False, "highest_tile", "winner_takes_all"),
     "classic": ((2, 3, 4), {2: 7, 3: 5, 4: 5}, True, "draw_for_lead", "winner_takes"),
+    "classic-block": ((2, 3, 4), {2: 7, 3: 7, 4: 7}, False, "draw_for_lead", "winner_takes"),
 }
 PAIRS = {"kozel", "vog-goat", "international"}
 
@@ -45,6 +46,7 @@ def test_R12_every_preset_matches_the_rules_table() -> None:
             assert r.pairs == (name in PAIRS)
             assert r.redeal == (name == "kozel")
             assert r.draw_rule == "draw_until_playable" and r.keep_in_boneyard == 0
+            assert r.line == ("manual" if name.startswith("vog-") else "auto")  # R39
 
 
 @pytest.mark.parametrize(
@@ -182,7 +184,7 @@ def test_R13_only_rulesets_with_redeal_throw_deals_in() -> None:
 
 @pytest.mark.parametrize("size", [1, 0, -3])
 def test_R14_a_hand_has_at_least_two_tiles(size: int) -> None:
-    with pytest.raises(RulesetError, match=r"^hand_size: .*at least 2 \(R14\)$"):
+    with pytest.raises(RulesetError, match=r"^hand_size: .*at least 2 tiles.*\(R14\)$"):
         preset("block", hand_size=size)
 
 
@@ -217,8 +219,8 @@ def test_R14_other_impossible_settings_name_the_option_and_rule() -> None:
         "opener": ({"players": 3, "opener": "kozel"}, "R18"),
         "lone_six_six": ({"lone_six_six": -1}, "R37a"),
         "lone_zero_zero": ({"lone_zero_zero": -1}, "R37a"),
-        "scoring": ({"scoring": "golf"}, "RULES.md"),
-        "fish_charge": ({"fish_charge": "nobody"}, "RULES.md"),
+        "scoring": ({"scoring": "golf"}, "R26–R29"),
+        "fish_charge": ({"fish_charge": "nobody"}, "R37a"),
     }
     for option, (changes, rule) in cases.items():
         with pytest.raises(RulesetError) as err:

@@ -1,11 +1,11 @@
-"""Scoring a round (R26–R28) and the target (R30)."""
+"""Scoring a round (R26–R28a), the target (R30) and single rounds (R40)."""
 
 from __future__ import annotations
 
 import pytest
 
 from conftest import game_of, hand, make_deal, play
-from doublesix import ResultKind, preset
+from doublesix import IllegalMoveError, ResultKind, Ruleset, RulesetError, preset
 from doublesix.rules.round import Ending
 from doublesix.rules.scoring import game_result, score_round
 
@@ -101,6 +101,46 @@ def test_R28_goat_in_pairs_charges_the_losing_pair_both_hands() -> None:
     assert result.points == (1 + 17, 0)
 
 
+# --- R28a: goat's two special doubles ------------------------------------------------
+
+
+def goat_domino(**options: int) -> tuple[int, ...]:
+    """Pair 0 goes out (R22); pair 1 is left holding exactly 0-0 (Ben) and exactly 6-6 (Dan)."""
+    goat = preset("vog-goat", hand_size=2, **options)
+    game = game_of(goat, make_deal(goat, "1-1 1-2", "0-0 1-3", "3-4 2-5", "6-6 4-5"))
+    play(game, "1-1", "1-3 right", "3-4 right", "4-5 right", "1-2 left")
+    result = game.rounds[0].result
+    assert result is not None and result.kind is ResultKind.DOMINO
+    assert result.hand_values == (0, 0, 7, 12)  # plain values stay plain (R2)
+    return result.points
+
+
+def test_R28a_goat_a_losing_lone_0_0_counts_25_and_a_lone_6_6_counts_50() -> None:
+    assert goat_domino() == (0, 25 + 50)
+
+
+def test_R28a_the_lone_double_options_apply_to_goat_as_to_kozel() -> None:
+    assert goat_domino(lone_zero_zero=10, lone_six_six=12) == (0, 10 + 12)
+    assert goat_domino(lone_zero_zero=0, lone_six_six=0) == (0, 0)
+
+
+def test_R28a_goat_counts_lone_doubles_plain_in_a_blocked_round() -> None:
+    goat = preset("vog-goat", hand_size=2)
+    hands = [hand("0-1"), hand("6-6"), hand("0-3 1-3"), hand("0-0")]
+    result = score_round(goat, Ending.BLOCKED, hands, 3, (0, 0), 0)
+    assert result.kind is ResultKind.BLOCKED and result.points == (0, 12 + 0)
+
+
+def test_R28a_every_losing_side_counts_its_lone_double_and_a_double_with_others_is_plain() -> None:
+    goat = preset("block", players=3, hand_size=2, scoring="goat")
+    # seat 0 went out; seat 1 holds exactly 6-6, seat 2 exactly 0-0
+    result = score_round(goat, Ending.DOMINO, [0, hand("6-6"), hand("0-0")], 0, (0, 0, 0), 0)
+    assert result.points == (0, 50, 25)
+    # a 0-0 with another tile is no lone 0-0
+    result = score_round(goat, Ending.DOMINO, [0, hand("6-6 0-1"), hand("0-0 0-2")], 0, (0,) * 3, 0)
+    assert result.points == (0, 13, 2)
+
+
 # --- R29: Kozel scoring is in test_rules_kozel.py ---------------------------------------
 
 
@@ -164,3 +204,42 @@ def test_R30_any_positive_target_is_allowed(target: int) -> None:
 def test_R30_the_target_is_positive(target: int) -> None:
     with pytest.raises(ValueError, match=r"^target: .*\(R30\)$"):
         preset("draw", target=target)
+
+
+# --- R40: single rounds ------------------------------------------------------------------
+
+
+def test_R40_a_game_of_one_round_is_won_by_the_rounds_winner() -> None:
+    ruleset = preset("block", players=3, hand_size=2, target="round")
+    game = game_of(ruleset, make_deal(ruleset, *SEED_003))
+    assert game.finished and game.turn is None
+    assert (game.result.winners, game.result.losers) == ((0,), (1, 2))
+    with pytest.raises(IllegalMoveError, match="R30"):
+        game.next_round()
+
+
+def test_R40_after_a_tied_single_round_nobody_wins() -> None:
+    ruleset = preset("block", players=3, hand_size=2, target="round")
+    game = game_of(ruleset, make_deal(ruleset, "6-6 1-2", "0-3 4-5", "0-1 0-2"))
+    assert game.rounds[0].result is not None and game.rounds[0].result.tied
+    assert game.finished and (game.result.winners, game.result.losers) == ((), ())
+
+
+def test_R40_the_winner_of_a_single_round_wins_even_with_no_points() -> None:
+    kozel = preset("kozel", target="round")
+    result = score_round(kozel, Ending.DOMINO, [0, hand("1-2"), 0, hand("3-4")], 0, (0, 0), 0)
+    assert result.points == (0, 0) and result.dropped == (0, 10)  # R36 still drops it
+    game = game_result(kozel, result.scores_after, result)
+    assert game.finished and game.winners == (0,) and game.losers == (1,)
+    assert not game.dry_win  # nobody passed a target
+    assert not game_result(kozel, (0, 0)).finished  # no round played yet
+
+
+@pytest.mark.parametrize("value", ["round", "ROUND", " round "])
+def test_R40_target_round_is_written_round(value: str) -> None:
+    assert preset("draw", target="round").target == "round"
+    assert preset("draw", target="round").single_round
+    assert Ruleset.from_dict(preset("draw", target="round").to_dict()).target == "round"
+    if value != "round":  # only the exact word, as the record writes it
+        with pytest.raises(RulesetError, match=r"^target: .*\(R30\)$"):
+            preset("draw", target=value)

@@ -29,8 +29,10 @@ from doublesix.rules.moves import (
 from doublesix.rules.round import Ending, Round
 from doublesix.rules.ruleset import (
     PRESETS,
+    ROUND,
     DrawRule,
     FishCharge,
+    Line,
     Opener,
     Ruleset,
     RulesetError,
@@ -43,6 +45,7 @@ from doublesix.tiles import TILES, InvalidTileError, Tile, tile
 
 __all__ = [
     "PRESETS",
+    "ROUND",
     "TILES",
     "Deal",
     "DealError",
@@ -59,6 +62,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidTileError",
+    "Line",
     "Move",
     "Opener",
     "Pass",

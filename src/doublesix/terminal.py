@@ -20,7 +20,7 @@ from doublesix.bots.base import Bot
 from doublesix.rules.game import Game, GameRound
 from doublesix.rules.moves import Draw, End, Event, Move, Pass, Play
 from doublesix.rules.ruleset import FishCharge, Opener, Ruleset, Scoring
-from doublesix.rules.scoring import ResultKind, RoundResult, kozel_hand_value, side_values
+from doublesix.rules.scoring import ResultKind, RoundResult, lone_hand_value, side_values
 from doublesix.rules.view import seat_view
 from doublesix.tiles import DOUBLES, TILES, Tile, lowest, tile, tiles_of
 
@@ -165,6 +165,8 @@ class TerminalGame:
 
     def _target_text(self) -> str:
         r = self.ruleset
+        if r.single_round:
+            return "one round: its winner wins the game (R40)"
         if r.scoring is Scoring.KOZEL:
             return f"the pair that passes {r.target} is the Goat and loses (R30, R37)"
         if r.scoring is Scoring.GOAT:
@@ -433,7 +435,7 @@ class TerminalGame:
         lines = []
         if result.kind is ResultKind.DOMINO:
             seats = r.seats_of(loser)
-            counts = [kozel_hand_value(r, rnd.hands[s]) for s in seats]
+            counts = [lone_hand_value(r, rnd.hands[s]) for s in seats]
             for s in seats:
                 if rnd.hands[s] == _ZERO_ZERO.bit:
                     lines.append(
@@ -470,7 +472,12 @@ class TerminalGame:
         losers = " and ".join(self.side(s) for s in result.losers)
         self.say()
         self.say("═══ Game over ═══")
-        if r.scoring is Scoring.KOZEL:
+        if r.single_round:
+            if result.winners:
+                self.say(f"{winners} won the round and the game (R40).")
+            else:
+                self.say("The round was tied: nobody wins the game (R40).")
+        elif r.scoring is Scoring.KOZEL:
             self.say(f"{losers} passed {r.target}: the Goat (R37). {winners} win.")
             if result.dry_win:
                 self.say(f"A dry win: {winners} still have 0 points (R37)!")

@@ -122,13 +122,14 @@ class Scorer:
         self.side_of = tuple(ruleset.side_of(s) for s in range(self.n))
         self.side = side
         self.kind = ruleset.scoring
-        self.target = ruleset.target
+        self.target = ruleset.target if isinstance(ruleset.target, int) else 0
         self.scores = tuple(scores)
         self.eggs = eggs
         self.fish_all = ruleset.fish_charge is FishCharge.ALL_HANDS
         self.lone00 = ruleset.lone_zero_zero
         self.lone66 = ruleset.lone_six_six
-        self.bonus = bonus
+        self.bonus = 0.0 if ruleset.single_round else bonus
+        """No bonus in a game of one round (R40): its points alone are worth playing for."""
 
     def points(self, domino: bool, hands: Sequence[int], last: int) -> list[int]:
         """Points per side for this ending (penalties for goat and kozel), as the rules score."""
@@ -160,12 +161,7 @@ class Scorer:
                 charge = 0
                 for seat, h in enumerate(hands):
                     if side_of[seat] == loser:
-                        if h == _ZERO_ZERO:
-                            charge += self.lone00
-                        elif h == _SIX_SIX:
-                            charge += self.lone66
-                        else:
-                            charge += _value(h)
+                        charge += self._counted(h)
             else:
                 charge = sum(values) if self.fish_all else max(values)
             charge += self.eggs
@@ -175,12 +171,24 @@ class Scorer:
             return points
         others = sum(values) - values[won]
         if kind is Scoring.GOAT:
+            if domino:  # R28a: a lone 0-0 or 6-6 counts specially
+                values = [0] * self.sides
+                for seat, h in enumerate(hands):
+                    values[side_of[seat]] += self._counted(h)
             return [0 if s == won else v for s, v in enumerate(values)]
         if kind is Scoring.WINNER_TAKES and not domino:
             points[won] = others - values[won]
         else:
             points[won] = others
         return points
+
+    def _counted(self, hand: int) -> int:
+        """R28a, R33: a losing hand's count after a domino."""
+        if hand == _ZERO_ZERO:
+            return self.lone00
+        if hand == _SIX_SIX:
+            return self.lone66
+        return _value(hand)
 
     def value(self, domino: bool, hands: Sequence[int], last: int) -> float:
         """The side's gain: its points minus the best other side's (sign flipped for penalties)."""

@@ -21,6 +21,7 @@ from types import ModuleType
 
 from doublesix.cli import arena, bench, loadtest, play, replay, review, selfplay, serve
 from doublesix.cli.common import EXIT_FAILED, EXIT_USAGE, CommandError
+from doublesix.rules.ruleset import RECORD_DOC, RULES_DOC
 
 COMMANDS: list[ModuleType] = [
     play,
@@ -37,7 +38,9 @@ COMMANDS: list[ModuleType] = [
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="doublesix",
-        description="Double-six dominoes: Draw, Block and Kozel (rules: RULES.md).",
+        description="Double-six dominoes: Draw, Block and Kozel.",
+        epilog=f"The rules, rule by rule (R1, R2 …): {RULES_DOC}. The game record "
+        f"(doublesix/1): {RECORD_DOC}. Both are in the source tree and on the project's page.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:

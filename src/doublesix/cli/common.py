@@ -9,7 +9,15 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
-from doublesix.rules.ruleset import PRESETS, Ruleset, RulesetError, preset
+from doublesix.rules.ruleset import (
+    PRESETS,
+    ROUND,
+    RULES_DOC,
+    Ruleset,
+    RulesetError,
+    Target,
+    preset,
+)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -56,7 +64,7 @@ def number(low: float, high: float, *, above: bool = False) -> Callable[[str], f
 
 def add_ruleset_options(parser: argparse.ArgumentParser, *, target: bool = True) -> None:
     """--preset, --players, --target and --set OPTION=VALUE."""
-    group = parser.add_argument_group("rules (RULES.md)")
+    group = parser.add_argument_group("rules (docs/rules.md)")
     group.add_argument(
         "--preset",
         required=True,
@@ -68,7 +76,11 @@ def add_ruleset_options(parser: argparse.ArgumentParser, *, target: bool = True)
     )
     if target:
         group.add_argument(
-            "--target", type=int, metavar="T", help="points that decide the game (default 100)"
+            "--target",
+            type=_target,
+            metavar="T",
+            help="points that decide the game, 1 to 10000 (default 100; R30), or 'round': "
+            "the game is one round (R40)",
         )
     group.add_argument(
         "--set",
@@ -79,6 +91,18 @@ def add_ruleset_options(parser: argparse.ArgumentParser, *, target: bool = True)
         help="change any other option, e.g. hand_size=6, draw_rule=draw_one, "
         "keep_in_boneyard=2, fish_charge=own_hands, lone_zero_zero=10 (repeatable)",
     )
+
+
+def _target(text: str) -> Target:
+    """``--target``: a whole number, or ``round`` (R40); the range is the ruleset's to check."""
+    if text.strip().lower() == ROUND:
+        return ROUND
+    try:
+        return int(text)
+    except ValueError:
+        shown = text if len(text) <= 40 else text[:37] + "…"
+        message = f"{shown!r} is neither a whole number nor 'round'"
+        raise argparse.ArgumentTypeError(message) from None
 
 
 def ruleset_from(args: argparse.Namespace) -> Ruleset:
@@ -104,8 +128,13 @@ def _option(text: str, base: Ruleset) -> tuple[str, Any]:
         raise UsageError(f"--set {text!r}: write OPTION=VALUE, e.g. hand_size=6")
     if name not in current or name in ("preset", "players"):
         settable = ", ".join(k for k in current if k not in ("preset", "players"))
-        raise UsageError(f"--set {name}: no such option; options are {settable} (RULES.md)")
+        raise UsageError(f"--set {name}: no such option; options are {settable} ({RULES_DOC})")
     kind = type(current[name])
+    if name == "target":
+        try:
+            return name, _target(raw)
+        except argparse.ArgumentTypeError as e:
+            raise UsageError(f"--set target: {e}") from None
     if kind is bool:
         flags = {"true": True, "yes": True, "on": True, "1": True}
         flags |= {"false": False, "no": False, "off": False, "0": False}
@@ -116,7 +145,8 @@ def _option(text: str, base: Ruleset) -> tuple[str, Any]:
         try:
             return name, int(raw)
         except ValueError:
-            raise UsageError(f"--set {name}: {raw!r} is not a whole number") from None
+            shown = raw if len(raw) <= 40 else raw[:37] + "…"
+            raise UsageError(f"--set {name}: {shown!r} is not a whole number") from None
     return name, raw
 
 

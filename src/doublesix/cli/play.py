@@ -42,7 +42,9 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, metavar="S", help="seed of the game (default: new)")
     parser.add_argument("--name", default="You", help="your name (default: You)")
     parser.add_argument(
-        "--record", metavar="FILE", help="save the game's record (RECORD.md) to FILE at the end"
+        "--record",
+        metavar="FILE",
+        help="save the game's record (docs/record.md) to FILE at the end",
     )
     return parser
 

@@ -17,7 +17,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "replay",
         help="replay a game record and check it",
-        description="Replay a doublesix/1 record (RECORD.md) through the engine and print the "
+        description="Replay a doublesix/1 record (docs/record.md) through the engine and print the "
         "game. Exit 0 if every event is legal and every stated result follows; exit 1 "
         "with the round, event and rule otherwise.",
     )
@@ -49,7 +49,7 @@ def read_record_text(name: str) -> str:
     except IsADirectoryError:
         raise CommandError(f"{name}: is a directory, not a record") from None
     except UnicodeDecodeError:
-        raise CommandError(f"{name}: not UTF-8 text, so not a record (RECORD.md)") from None
+        raise CommandError(f"{name}: not UTF-8 text, so not a record (docs/record.md)") from None
     except OSError as e:
         raise CommandError(f"{name}: cannot read: {e.strerror or e}") from None
 

@@ -1,4 +1,4 @@
-"""A game: rounds until the target decides it (R16–R21 openers, R30 target, R32 record)."""
+"""A game: rounds until the target decides it (R16–R21 openers, R30 and R40 target, R32)."""
 
 from __future__ import annotations
 
@@ -183,4 +183,4 @@ class Game:
         current.result = result
         self.scores = list(result.scores_after)
         self.eggs = result.eggs_carried
-        self.result = game_result(self.ruleset, self.scores)
+        self.result = game_result(self.ruleset, self.scores, result)

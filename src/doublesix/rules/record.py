@@ -1,4 +1,4 @@
-"""The game record ``doublesix/1`` (RECORD.md): write, read and replay.
+"""The game record ``doublesix/1`` (docs/record.md): write, read and replay.
 
 Replay rebuilds the game through the engine itself: the record's deals go
 to a ``RecordedDealer`` and every recorded move to ``Game.play``. Each
@@ -33,7 +33,7 @@ from doublesix.rules.moves import (
     Straighten,
 )
 from doublesix.rules.round import Ending
-from doublesix.rules.ruleset import Opener, Ruleset, RulesetError, Scoring
+from doublesix.rules.ruleset import RECORD_DOC, Opener, Ruleset, RulesetError, Scoring
 from doublesix.rules.scoring import GameResult, ResultKind, RoundResult
 from doublesix.tiles import TILES, InvalidTileError, Tile, tiles_of
 
@@ -43,9 +43,9 @@ FORMAT = "doublesix/1"
 class RecordError(ValueError):
     """A record that cannot be read or does not follow the rules.
 
-    ``round`` is 1-based, ``event`` 0-based (both None where they do not
-    apply), ``field`` the offending field if any, ``rule`` the R-number (or
-    ``RECORD.md`` for the format itself).
+    ``round`` and ``event`` count from 1, as the move list does (both None
+    where they do not apply), ``field`` is the offending field if any,
+    ``rule`` the R-number (or ``docs/record.md`` for the format itself).
     """
 
     def __init__(
@@ -129,7 +129,7 @@ def _round_record(r: GameRound) -> dict[str, Any]:
 
 
 def round_result_record(result: RoundResult) -> dict[str, Any]:
-    """A round's ``result`` object (RECORD.md), plus ``eggs_used`` and ``dropped``."""
+    """A round's ``result`` object (docs/record.md)."""
     return {
         "kind": result.kind.value,
         "winner_seat": result.winner_seat,
@@ -161,9 +161,9 @@ def loads(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as e:
-        raise RecordError(f"not JSON: {e}", "RECORD.md") from None
+        raise RecordError(f"not JSON: {e}", RECORD_DOC) from None
     if not isinstance(data, dict):
-        raise RecordError("a record is a JSON object", "RECORD.md")
+        raise RecordError("a record is a JSON object", RECORD_DOC)
     _check_format(data)
     return data
 
@@ -230,16 +230,16 @@ class _Round:
 
 def _check_format(data: Mapping[str, Any]) -> None:
     if data.get("format") != FORMAT:
-        raise _TOP.error(f"{data.get('format')!r} is not {FORMAT!r}", "RECORD.md", "format")
+        raise _TOP.error(f"{data.get('format')!r} is not {FORMAT!r}", RECORD_DOC, "format")
 
 
 def _get(data: Mapping[str, Any], key: str, kind: type, where: _Where, field: str) -> Any:
     """``data[key]``, which must be there and of ``kind`` (``int`` excludes booleans)."""
     if key not in data:
-        raise where.error("missing", "RECORD.md", field)
+        raise where.error("missing", RECORD_DOC, field)
     value = data[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise where.error(f"{value!r} is not {_KIND_NAMES[kind]}", "RECORD.md", field)
+        raise where.error(f"{value!r} is not {_KIND_NAMES[kind]}", RECORD_DOC, field)
     return value
 
 
@@ -253,7 +253,7 @@ _KIND_NAMES: dict[type, str] = {
 
 def _object(value: Any, where: _Where, field: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise where.error(f"{value!r} is not an object", "RECORD.md", field)
+        raise where.error(f"{value!r} is not an object", RECORD_DOC, field)
     return value
 
 
@@ -266,7 +266,7 @@ def _tile(value: Any, where: _Where, field: str) -> int:
 
 def _seat(value: Any, ruleset: Ruleset, where: _Where, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise where.error(f"{value!r} is not a seat number", "RECORD.md", field)
+        raise where.error(f"{value!r} is not a seat number", RECORD_DOC, field)
     if not 0 <= value < ruleset.players:
         raise where.error(
             f"{value!r} is not a seat of {ruleset.players} (0 to {ruleset.players - 1})",
@@ -284,7 +284,7 @@ def _parse_deal(data: Any, ruleset: Ruleset, where: _Where, field: str) -> Deal:
     def tiles(key: str, value: Any) -> list[int]:
         nonlocal seen
         if not isinstance(value, list):
-            raise where.error(f"{value!r} is not a list of tiles", "RECORD.md", key)
+            raise where.error(f"{value!r} is not a list of tiles", RECORD_DOC, key)
         found = []
         for i, text in enumerate(value):
             t = _tile(text, where, f"{key}[{i}]")
@@ -323,7 +323,7 @@ def _parse_event(data: Any, ruleset: Ruleset, where: _Where) -> Event:
         found = ", ".join(kinds) or "none"
         raise where.error(
             f"an event has exactly one of play, draw, pass, straighten (found {found})",
-            "RECORD.md",
+            RECORD_DOC,
         )
     kind = kinds[0]
     seat = _seat(data.get("seat"), ruleset, where, "seat")
@@ -339,7 +339,7 @@ def _parse_event(data: Any, ruleset: Ruleset, where: _Where) -> Event:
         return Draw(seat, TILES[_tile(data["draw"], where, "draw")])
     if kind == "pass":
         if data["pass"] is not True:
-            raise where.error(f"{data['pass']!r}: a pass is written as true", "RECORD.md", "pass")
+            raise where.error(f"{data['pass']!r}: a pass is written as true", RECORD_DOC, "pass")
         return Pass(seat)
     at = data["straighten"]  # the tile the tail turns at (checked by R39), or any other mark
     if isinstance(at, str):
@@ -356,7 +356,7 @@ def _parse_round(data: Any, ruleset: Ruleset, number: int) -> _Round:
         deal = _parse_deal(redeal, ruleset, where, f"redeals[{i}]")
         reason = redeal.get("reason", "")
         if not isinstance(reason, str):
-            raise where.error(f"{reason!r} is not a text", "RECORD.md", f"redeals[{i}].reason")
+            raise where.error(f"{reason!r} is not a text", RECORD_DOC, f"redeals[{i}].reason")
         if not ruleset.redeal:
             raise where.error("this ruleset has no redeals", "R13", f"redeals[{i}]")
         if deal.redeal_reason() is None:
@@ -371,7 +371,7 @@ def _parse_round(data: Any, ruleset: Ruleset, number: int) -> _Round:
     if reason is not None:
         raise where.error(f"{reason}: this deal must be thrown in", "R13", "deal")
     raw = _get(data, "events", list, where, "events")
-    events = [_parse_event(e, ruleset, _Where(number, k)) for k, e in enumerate(raw)]
+    events = [_parse_event(e, ruleset, _Where(number, k)) for k, e in enumerate(raw, 1)]
     result = data.get("result")
     if result is not None:
         result = _object(result, where, "result")
@@ -416,13 +416,13 @@ def replay(data: Mapping[str, Any]) -> Game:
         raise _TOP.error(message, e.rule, f"ruleset.{e.option}") from None
     players = _get(data, "players", list, _TOP, "players")
     if len(players) != ruleset.players or not all(isinstance(p, str) for p in players):
-        raise _TOP.error(f"need {ruleset.players} player names", "RECORD.md", "players")
+        raise _TOP.error(f"need {ruleset.players} player names", RECORD_DOC, "players")
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise _TOP.error(f"{seed!r} is not a whole number", "R15", "seed")
     raw_rounds = _get(data, "rounds", list, _TOP, "rounds")
     if not raw_rounds:
-        raise _TOP.error("a game has at least one round", "RECORD.md", "rounds")
+        raise _TOP.error("a game has at least one round", RECORD_DOC, "rounds")
     rounds = [_parse_round(r, ruleset, n) for n, r in enumerate(raw_rounds, 1)]
     stated = _object(data.get("result"), _TOP, "result")
     lead = _parse_lead_draws(data, ruleset)
@@ -452,8 +452,8 @@ def replay(data: Mapping[str, Any]) -> Game:
 def _ruleset_data(data: Mapping[str, Any]) -> Mapping[str, Any]:
     """The record's ruleset, with R13's redeal implied by Kozel scoring when it is left out.
 
-    RULES.md names no ``redeal`` option: the redeal is part of Kozel (R13), and a
-    record written to RECORD.md's example has no such field. Read without it, a
+    Early records have no ``redeal`` option: the redeal is part of Kozel (R13), and
+    the first version of the format's example had no such field. Read without it, a
     Kozel record's redeals would be refused and a deal with 5 doubles played.
     """
     if "redeal" in data:
@@ -467,7 +467,7 @@ def _next_round(game: Game, number: int) -> None:
             f"the game was decided after round {number - 1}; no round follows", "R30"
         )
     if game.round.ending is None:
-        raise _Where(number - 1, len(game.round.events)).error(
+        raise _Where(number - 1, len(game.round.events) + 1).error(
             "the events stop before the round ends, yet another round follows", "R22, R23"
         )
     game.next_round()
@@ -476,7 +476,7 @@ def _next_round(game: Game, number: int) -> None:
 def _replay_events(game: Game, number: int, events: list[Event]) -> None:
     rnd = game.round
     for k, event in enumerate(events):
-        where = _Where(number, k)
+        where = _Where(number, k + 1)
         if k < len(rnd.events):  # the engine has already made this event itself
             made = rnd.events[k]
             if type(made) is not type(event) or made != event:
@@ -498,7 +498,7 @@ def _replay_events(game: Game, number: int, events: list[Event]) -> None:
             raise where.error(_bare(e, e.rule), e.rule) from None
     if len(rnd.events) > len(events):
         made = rnd.events[len(events)]
-        raise _Where(number, len(events)).error(
+        raise _Where(number, len(events) + 1).error(
             f"the record ends before the forced event {_said(made)}", _forced_rule(game, made)
         )
 
@@ -589,7 +589,7 @@ def _check_round_result(game: Game, number: int, stated: Mapping[str, Any] | Non
     result = game.rounds[-1].result
     if result is None:
         if stated is not None:
-            raise _Where(number, len(game.round.events)).error(
+            raise _Where(number, len(game.round.events) + 1).error(
                 "the events stop before the round is over, yet it has a result",
                 "R22, R23",
                 "result",
@@ -612,7 +612,7 @@ def _compare(
     for key, value in computed.items():
         if key not in stated:
             if key in required:
-                raise where.error("missing", "RECORD.md", f"result.{key}")
+                raise where.error("missing", RECORD_DOC, f"result.{key}")
             continue
         if not _same(stated[key], value):
             raise where.error(

@@ -1,4 +1,4 @@
-"""Every option of RULES.md as one immutable value, the presets, and validation."""
+"""Every option of docs/rules.md as one immutable value, the presets, and validation."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final, Literal
 
 from doublesix.tiles import TILES
 
@@ -49,6 +49,23 @@ class FishCharge(StrEnum):
     OWN_HANDS = "own_hands"
 
 
+class Line(StrEnum):
+    """R38, R39: how the line is laid on the table."""
+
+    AUTO = "auto"
+    """R38: the client draws it as a snake."""
+    MANUAL = "manual"
+    """R39: the player chooses each tile's turn and may straighten the line."""
+
+
+ROUND: Final = "round"
+"""R40: the ``target`` of a game of one round."""
+Target = int | Literal["round"]
+
+RULES_DOC = "docs/rules.md"
+RECORD_DOC = "docs/record.md"
+
+
 class RulesetError(ValueError):
     """An impossible or unknown setting; names the option and the rule."""
 
@@ -68,7 +85,8 @@ class Ruleset:
     boneyard: bool
     opener: Opener
     scoring: Scoring
-    target: int
+    target: Target
+    """Points that decide the game (R30), or ``"round"``: the game is one round (R40)."""
     pairs: bool = False
     draw_rule: DrawRule = DrawRule.DRAW_UNTIL_PLAYABLE
     keep_in_boneyard: int = 0
@@ -76,7 +94,10 @@ class Ruleset:
     """R13: throw in a deal with 5 doubles or 6 tiles of a number in one hand."""
     fish_charge: FishCharge = FishCharge.ALL_HANDS
     lone_zero_zero: int = 25
+    """R28a, R33, R37a: what a losing hand of exactly 0-0 counts after a domino."""
     lone_six_six: int = 50
+    """R28a, R33, R37a: what a losing hand of exactly 6-6 counts after a domino."""
+    line: Line = Line.AUTO
 
     def __post_init__(self) -> None:
         for name, kind in _ENUMS.items():
@@ -89,6 +110,16 @@ class Ruleset:
     def sides(self) -> int:
         """Scoring sides: the two pairs, or every seat on its own."""
         return 2 if self.pairs else self.players
+
+    @property
+    def single_round(self) -> bool:
+        """R40: the game is one round."""
+        return self.target == ROUND
+
+    @property
+    def lone_doubles(self) -> bool:
+        """R28a, R33: a losing hand of exactly 0-0 or 6-6 counts specially after a domino."""
+        return self.scoring in (Scoring.GOAT, Scoring.KOZEL)
 
     def side_of(self, seat: int) -> int:
         """R6: partners sit opposite, seats 0 & 2 are side 0."""
@@ -120,14 +151,14 @@ class Ruleset:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
-        """Read a record's ruleset; every option must be present and well typed."""
+        """Read a record's ruleset; every option without a default must be present."""
         if not isinstance(data, Mapping):
-            raise RulesetError("ruleset", "must be an object", "RECORD.md")
+            raise RulesetError("ruleset", "must be an object", RECORD_DOC)
         values: dict[str, Any] = {}
         for f in dataclasses.fields(cls):
             if f.name not in data:
                 if f.default is dataclasses.MISSING:
-                    raise RulesetError(f.name, "missing", "RECORD.md")
+                    raise RulesetError(f.name, "missing", RECORD_DOC)
                 continue
             values[f.name] = _coerce(f.name, data[f.name])
         return cls(**values)
@@ -138,47 +169,106 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "scoring": Scoring,
     "draw_rule": DrawRule,
     "fish_charge": FishCharge,
+    "line": Line,
 }
-_BOOLS = {"boneyard", "pairs", "redeal"}
-_INTS = {"players", "hand_size", "target", "keep_in_boneyard", "lone_zero_zero", "lone_six_six"}
+_ENUM_RULES = {
+    "opener": "R16–R21",
+    "scoring": "R26–R29",
+    "draw_rule": "R11",
+    "fish_charge": "R37a",
+    "line": "R39",
+}
+_BOOLS = {"boneyard": "R9", "pairs": "R6", "redeal": "R13"}
+_INTS = {
+    "players": "R12",
+    "hand_size": "R14",
+    "target": "R30",
+    "keep_in_boneyard": "R11",
+    "lone_zero_zero": "R37a",
+    "lone_six_six": "R37a",
+}
+_RANGES = {
+    "players": (2, 4),
+    "hand_size": (2, len(TILES) // 2),
+    "target": (1, 10_000),
+    "keep_in_boneyard": (0, len(TILES)),
+    "lone_zero_zero": (0, 1_000),
+    "lone_six_six": (0, 1_000),
+}
+"""The widest range of each whole-number option; ``_validate`` narrows some further."""
+_RANGE_WHY = {
+    "players": "a table seats 2 to 4",
+    "hand_size": "a hand has at least 2 tiles and at most 14 (half the set)",
+    "target": "the target is a whole number from 1 to 10,000, or 'round' (R40)",
+    "keep_in_boneyard": "it cannot be negative nor more than the set",
+    "lone_zero_zero": "a lone tile counts 0 to 1,000",
+    "lone_six_six": "a lone tile counts 0 to 1,000",
+}
+
+
+def _shown(value: Any) -> str:
+    """``value`` for a message: short, whatever it is (a huge number or text is cut)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**12:
+        return f"{'-' if value < 0 else ''}a number of {_digits(abs(value))} digits"
+    try:
+        text = repr(value)
+    except Exception:  # anything at all may come from a request body
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _digits(n: int) -> str:
+    """The number of decimal digits of ``n`` > 0, without converting it to text."""
+    count = max(1, int(n.bit_length() * 0.30103))
+    while 10**count <= n:
+        count += 1
+    while count > 1 and 10 ** (count - 1) > n:
+        count -= 1
+    return f"{count:,}"
 
 
 def _coerce(name: str, value: Any) -> Any:
+    """``value`` as option ``name``'s type; RulesetError unless it is exactly of that type."""
     if name in _ENUMS:
-        try:
-            return _ENUMS[name](value)
-        except ValueError:
-            choices = ", ".join(m.value for m in _ENUMS[name])
-            raise RulesetError(name, f"{value!r} is not one of {choices}", "RULES.md") from None
+        kind = _ENUMS[name]
+        if isinstance(value, str):
+            try:
+                return kind(value)
+            except ValueError:
+                pass
+        choices = ", ".join(m.value for m in kind)
+        raise RulesetError(name, f"{_shown(value)} is not one of {choices}", _ENUM_RULES[name])
     if name in _BOOLS:
         if not isinstance(value, bool):
-            raise RulesetError(name, f"{value!r} is not true or false", "RECORD.md")
+            raise RulesetError(name, f"{_shown(value)} is not true or false", _BOOLS[name])
         return value
+    if name == "target" and value == ROUND and isinstance(value, str):
+        return ROUND
     if name in _INTS:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesetError(name, f"{value!r} is not a whole number", "RECORD.md")
+            raise RulesetError(name, f"{_shown(value)} is not a whole number", _INTS[name])
+        low, high = _RANGES[name]
+        if not low <= value <= high:
+            raise RulesetError(name, f"{_shown(value)}; {_RANGE_WHY[name]}", _INTS[name])
+        return int(value)
+    if name == "preset":
+        if not isinstance(value, str) or value not in PRESETS:
+            raise RulesetError(
+                name, f"{_shown(value)} is not one of {', '.join(PRESETS)}", RULES_DOC
+            )
         return value
-    if not isinstance(value, str):
-        raise RulesetError(name, f"{value!r} is not a name", "RECORD.md")
-    return value
+    raise RulesetError(name, "no such option", RULES_DOC)
 
 
 def _validate(r: Ruleset) -> None:
-    for name in (*_INTS, *_BOOLS):
-        _coerce(name, getattr(r, name))  # raises unless a whole number / true or false
-    if not 2 <= r.players <= 4:
-        raise RulesetError("players", f"{r.players} players; a table seats 2 to 4", "R12")
-    if r.hand_size < 2:
-        tiles = "tile" if r.hand_size == 1 else "tiles"
-        raise RulesetError("hand_size", f"{r.hand_size} {tiles}; a hand has at least 2", "R14")
+    for name in ("preset", *_INTS, *_BOOLS):
+        _coerce(name, getattr(r, name))  # raises unless well typed and in range
     if r.dealt > len(TILES):
         raise RulesetError(
             "hand_size",
             f"{r.players} × {r.hand_size} = {r.dealt} tiles, more than the set's 28",
             "R14",
         )
-    if r.keep_in_boneyard < 0:
-        raise RulesetError("keep_in_boneyard", "cannot be negative", "R11")
     if r.boneyard:
         if r.dealt >= len(TILES):
             raise RulesetError(
@@ -195,8 +285,6 @@ def _validate(r: Ruleset) -> None:
             )
     elif r.keep_in_boneyard:
         raise RulesetError("keep_in_boneyard", "there is no boneyard to keep tiles in", "R11")
-    if r.target < 1:
-        raise RulesetError("target", f"{r.target}; the target is a positive number", "R30")
     if r.scoring is Scoring.KOZEL and not (r.pairs and r.players == 4):
         why = f"not {r.players} players" if r.players != 4 else "turn pairs on"
         raise RulesetError("scoring", f"Kozel is played by 4 players in two pairs; {why}", "R33")
@@ -204,9 +292,6 @@ def _validate(r: Ruleset) -> None:
         raise RulesetError("pairs", f"pair play needs 4 players, not {r.players}", "R6")
     if r.opener is Opener.KOZEL and r.dealt != len(TILES):
         raise RulesetError("opener", "the kozel opener needs every tile dealt (1-1 opens)", "R18")
-    for name in ("lone_zero_zero", "lone_six_six"):
-        if getattr(r, name) < 0:
-            raise RulesetError(name, "a lone tile cannot count below 0", "R37a")
 
 
 @dataclass(frozen=True)
@@ -218,6 +303,7 @@ class _Preset:
     scoring: Scoring
     pairs: bool = False
     redeal: bool = False
+    line: Line = Line.AUTO
 
 
 PRESETS: Mapping[str, _Preset] = {
@@ -229,12 +315,24 @@ PRESETS: Mapping[str, _Preset] = {
     ),
     "kozel": _Preset((4,), {4: 7}, False, Opener.KOZEL, Scoring.KOZEL, pairs=True, redeal=True),
     "vog-talon": _Preset(
-        (2, 3, 4), {2: 7, 3: 5, 4: 5}, True, Opener.LOWEST_DOUBLE, Scoring.WINNER_TAKES_ALL
+        (2, 3, 4),
+        {2: 7, 3: 5, 4: 5},
+        True,
+        Opener.LOWEST_DOUBLE,
+        Scoring.WINNER_TAKES_ALL,
+        line=Line.MANUAL,
     ),
     "vog-block": _Preset(
-        (2, 3, 4), {2: 7, 3: 6, 4: 7}, False, Opener.LOWEST_DOUBLE, Scoring.WINNER_TAKES_ALL
+        (2, 3, 4),
+        {2: 7, 3: 6, 4: 7},
+        False,
+        Opener.LOWEST_DOUBLE,
+        Scoring.WINNER_TAKES_ALL,
+        line=Line.MANUAL,
     ),
-    "vog-goat": _Preset((4,), {4: 7}, False, Opener.LOWEST_DOUBLE, Scoring.GOAT, pairs=True),
+    "vog-goat": _Preset(
+        (4,), {4: 7}, False, Opener.LOWEST_DOUBLE, Scoring.GOAT, pairs=True, line=Line.MANUAL
+    ),
     "international": _Preset(
         (4,), {4: 7}, False, Opener.HIGHEST_TILE, Scoring.WINNER_TAKES_ALL, pairs=True
     ),
@@ -242,19 +340,21 @@ PRESETS: Mapping[str, _Preset] = {
     "classic": _Preset(
         (2, 3, 4), {2: 7, 3: 5, 4: 5}, True, Opener.DRAW_FOR_LEAD, Scoring.WINNER_TAKES
     ),
+    "classic-block": _Preset(  # R41
+        (2, 3, 4), {2: 7, 3: 7, 4: 7}, False, Opener.DRAW_FOR_LEAD, Scoring.WINNER_TAKES
+    ),
 }
 
 
 def preset(name: str, players: int | None = None, **options: Any) -> Ruleset:
-    """The ruleset of a preset (RULES.md's table), with any option changed.
+    """The ruleset of a preset (docs/rules.md's table), with any option changed.
 
     ``players`` picks the preset's hand size for that many players (R12);
     every other option can be given by name.
     """
-    if name not in PRESETS:
-        raise RulesetError("preset", f"{name!r} is not one of {', '.join(PRESETS)}", "RULES.md")
+    name = _coerce("preset", name)
     p = PRESETS[name]
-    count = p.players[-1] if players is None else players
+    count = p.players[-1] if players is None else _coerce("players", players)
     if count not in p.players:
         seats = str(p.players[0]) if len(p.players) == 1 else f"{p.players[0]} to {p.players[-1]}"
         how = " (two pairs)" if p.pairs else ""
@@ -263,7 +363,7 @@ def preset(name: str, players: int | None = None, **options: Any) -> Ruleset:
         )
     unknown = set(options) - {f.name for f in dataclasses.fields(Ruleset)} - {"preset"}
     if unknown:
-        raise RulesetError(sorted(unknown)[0], "no such option", "RULES.md")
+        raise RulesetError(sorted(unknown)[0], "no such option", RULES_DOC)
     defaults: dict[str, Any] = {
         "preset": name,
         "players": count,
@@ -274,6 +374,7 @@ def preset(name: str, players: int | None = None, **options: Any) -> Ruleset:
         "target": 100,
         "pairs": p.pairs,
         "redeal": p.redeal,
+        "line": p.line,
     }
     defaults.update(options)
     for name_, kind in _ENUMS.items():

@@ -1,4 +1,4 @@
-"""Scoring of a finished round (R23–R29, R33–R37a) and the end of a game (R30, R37).
+"""Scoring of a finished round (R23–R29, R33–R37a) and the end of a game (R30, R37, R40).
 
 Pure functions of the hands left, how the round ended and the scores so
 far: the game feeds them, the record replay checks against them.
@@ -76,8 +76,12 @@ def blocked_winner(ruleset: Ruleset, hand_values: Sequence[int], last_seat: int)
     return min(seats, key=lambda s: hand_values[s])
 
 
-def kozel_hand_value(ruleset: Ruleset, hand: int) -> int:
-    """R33: a hand of exactly 0-0 or exactly 6-6 counts specially (R37a values)."""
+def lone_hand_value(ruleset: Ruleset, hand: int) -> int:
+    """R28a, R33: what a losing hand counts after a domino under goat or kozel scoring.
+
+    A hand of exactly 0-0 counts ``lone_zero_zero``, one of exactly 6-6
+    ``lone_six_six`` (R37a); any other hand its plain value (R2).
+    """
     if hand == _LONE_ZERO_ZERO:
         return ruleset.lone_zero_zero
     if hand == _LONE_SIX_SIX:
@@ -110,6 +114,10 @@ def score_round(
         won = ruleset.side_of(winner)
         others = sum(sides) - sides[won]
         if ruleset.scoring is Scoring.GOAT:
+            if kind is ResultKind.DOMINO:  # R28a
+                sides = [0] * ruleset.sides
+                for seat, hand in enumerate(hands):
+                    sides[ruleset.side_of(seat)] += lone_hand_value(ruleset, hand)
             points = [0 if s == won else v for s, v in enumerate(sides)]
         elif ruleset.scoring is Scoring.WINNER_TAKES and kind is ResultKind.BLOCKED:
             points[won] = others - sides[won]
@@ -142,7 +150,7 @@ def _score_kozel(
         assert winner is not None
         kind = ResultKind.DOMINO
         loser = 1 - ruleset.side_of(winner)
-        charge = sum(kozel_hand_value(ruleset, hands[s]) for s in ruleset.seats_of(loser))
+        charge = sum(lone_hand_value(ruleset, hands[s]) for s in ruleset.seats_of(loser))
     else:
         kind = ResultKind.FISH
         pips = sum(sides) if ruleset.fish_charge is FishCharge.ALL_HANDS else max(sides)
@@ -186,11 +194,25 @@ class GameResult:
     dry_win: bool = False
 
 
-def game_result(ruleset: Ruleset, scores: Sequence[int]) -> GameResult:
-    """R30: decide the game from the scores, or say it goes on."""
-    target = ruleset.target
+def game_result(
+    ruleset: Ruleset, scores: Sequence[int], last: RoundResult | None = None
+) -> GameResult:
+    """R30: decide the game from the scores, or say it goes on.
+
+    R40: in a game of one round, ``last`` (that round's result) decides: the
+    side of its winner wins; after a tie (or eggs) nobody does.
+    """
     sides = range(ruleset.sides)
     running = GameResult(False, (), (), tuple(scores))
+    if ruleset.single_round:
+        if last is None:
+            return running
+        if last.winner_seat is None:
+            return GameResult(True, (), (), tuple(scores))
+        won = ruleset.side_of(last.winner_seat)
+        return GameResult(True, (won,), tuple(s for s in sides if s != won), tuple(scores))
+    target = ruleset.target
+    assert isinstance(target, int)
     if ruleset.scoring is Scoring.KOZEL:
         goats = tuple(s for s in sides if scores[s] > target)
         if not goats:

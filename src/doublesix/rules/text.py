@@ -14,7 +14,7 @@ from doublesix.rules.game import Game, GameRound
 from doublesix.rules.moves import Draw, Event, Pass, Play
 from doublesix.rules.record import replay
 from doublesix.rules.ruleset import FishCharge, Opener, Ruleset, Scoring
-from doublesix.rules.scoring import ResultKind, RoundResult, kozel_hand_value
+from doublesix.rules.scoring import ResultKind, RoundResult, lone_hand_value
 from doublesix.tiles import TILES, Tile
 
 
@@ -141,7 +141,7 @@ def _kozel_text(
     pair = _side(ruleset, names, loser)
     if result.kind is ResultKind.DOMINO:
         how = f"domino: {_seat(names, result.winner_seat)} goes out"
-        counts = [kozel_hand_value(ruleset, r.play.hands[s]) for s in ruleset.seats_of(loser)]
+        counts = [lone_hand_value(ruleset, r.play.hands[s]) for s in ruleset.seats_of(loser)]
         why = f"their hands {_sum(counts)} (R33)"
         charge = sum(counts)
     else:
@@ -163,6 +163,8 @@ def _game_text(game: Game, names: Sequence[str]) -> str:
     scores = _scores(ruleset, names, result.scores)
     if not result.finished:
         return f"Game running: {scores}"
+    if not result.winners:
+        return f"Game over: the round is tied, nobody wins (R40); {scores}"
     winners = ", ".join(_side(ruleset, names, s) for s in result.winners)
     losers = ", ".join(_side(ruleset, names, s) for s in result.losers)
     goat = " (the Goat)" if ruleset.scoring.penalties else ""
