@@ -180,7 +180,8 @@ def test_record_upload(client: TestClient) -> None:
     r = client.post("/api/records", json=broken)
     assert r.status_code == 422
     error = r.json()
-    assert error["round"] == 1 and error["event"] == 1 and error["rule"], error
+    # events count from 1, as the move list: the second event is event 2
+    assert error["round"] == 1 and error["event"] == 2 and error["rule"], error
     assert client.post("/api/records", content=b"{nope").status_code == 422
     assert client.post("/api/records", json=[1]).status_code == 422
 

@@ -101,7 +101,7 @@ def test_an_uploaded_record_is_reviewed_like_the_game(make_app: AppFactory) -> N
         assert r.status_code == 422 and r.json()["field"] == "seat"
         broken = record | {"rounds": [record["rounds"][0] | {"events": [{"seat": 0}]}]}
         r = client.post("/api/records/review", params={"seat": 0}, json=broken)
-        assert r.status_code == 422 and (r.json()["round"], r.json()["event"]) == (1, 0), r.text
+        assert r.status_code == 422 and (r.json()["round"], r.json()["event"]) == (1, 1), r.text
         r = client.post("/api/records/review?seat=0", content=b"\xff not json")
         assert r.status_code == 422 and r.json()["error"] == "not JSON"
 
