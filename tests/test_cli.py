@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from doublesix import preset
+from conftest import T, game_of, make_deal
+from doublesix import End, Play, preset
 from doublesix.bots import make_bot
 from doublesix.cli import COMMANDS, main
 from doublesix.terminal import TerminalGame
@@ -275,7 +276,7 @@ def record_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Path:
 def test_replay_prints_the_game(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     code, out, err = run(capsys, "replay", str(record_file))
     assert code == 0, err
-    assert "R1 · 1. random bot (seat" in out
+    assert "R1 · 1. Bot " in out and " · random (seat " in out  # name and level apart
     assert "Game over:" in out
     assert "valid doublesix/1 record" in out
 
@@ -435,10 +436,11 @@ def test_play_a_whole_kozel_game(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     saved = tmp_path / "game.json"
-    argv = ("--preset", "kozel", "--seed", "116", "--bots", "greedy", "--record", str(saved))
+    argv = ("--preset", "kozel", "--seed", "369", "--bots", "greedy", "--record", str(saved))
     code, out, err = play(capsys, monkeypatch, script(*ANSWERS), *argv)
     assert code == 0, err
-    assert "Pairs (R6): You & Carla against Ben & Dan." in out
+    assert "At the table: You (seat 0), Bot 1 · greedy (seat 1), Bot 2 · greedy (seat 2)" in out
+    assert "Pairs (R6): You & Bot 2 against Bot 1 & Bot 3." in out
     assert "— holds 1-1, played automatically (R18)" in out
     assert "Your moves:\n  1) " in out
     assert "fits both ends: 1) left" in out
@@ -466,7 +468,7 @@ def test_play_a_draw_game_shows_draws(
     assert code == 0
     assert "boneyard " in out
     assert "You draw " in out and "(R9)" in out  # own drawn tiles by name
-    assert "Ben draws a tile." in out or "Ben draws 2 tiles." in out  # others: a count
+    assert "Bot 1 draws a tile." in out or "Bot 1 draws 2 tiles." in out  # others: a count
     assert "Domino! " in out
     assert "the others' hands" in out and "(R26)" in out
     assert "═══ Game over ═══" in out
@@ -533,6 +535,28 @@ def test_play_by_tile_and_end() -> None:
     assert f"{wrong[0].split()[0]} does not fit the {wrong[0].split()[1]} end (R5)" in text
     assert "═══ Game over ═══" in text
     assert "You play " in text
+
+
+def test_R5_the_terminal_asks_no_end_where_both_ends_give_the_same_line() -> None:
+    """A lone opening double: either end gives the same line, so the tile just goes on."""
+    ruleset = preset("block", 2, hand_size=2, target="round")
+    out = io.StringIO()
+    terminal = TerminalGame(
+        ruleset,
+        [None, make_bot("greedy", 1)],
+        ["Anna", "Bot 1"],
+        seed=0,
+        input=io.StringIO("1-6 left\n"),
+        output=out,
+    )
+    # Bot 1's 6-6 is laid for it (R16); Anna's 1-6 fits both sixes of the lone double
+    terminal.game = game_of(ruleset, make_deal(ruleset, "1-6 2-3", "6-6 0-4"))
+    assert terminal.run() == 0
+    text = out.getvalue()
+    assert "Your moves:\n  1) 1-6\n" in text
+    assert "fits both ends" not in text
+    assert terminal.game.rounds[0].play.events[1] == Play(0, T("1-6"), End.RIGHT)
+    assert "won the round and the game (R40)" in text
 
 
 def test_play_end_of_input_leaves_cleanly(

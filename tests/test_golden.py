@@ -19,6 +19,7 @@ import pytest
 
 from doublesix import Draw, End, Game, Pass, Play, ResultKind, Tile
 from doublesix.rules import record
+from doublesix.rules.deal import Redeal, RedealKind
 from doublesix.rules.text import record_lines
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -434,7 +435,14 @@ def test_R13_kozel_redeal_five_doubles_then_six_tiles_of_a_number() -> None:
     # the third deal is played: Dmitri holds 1-1 and opens with it (R18)
     assert Tile(1, 1) in tiles(" ".join(data["rounds"][0]["deal"]["hands"][3]))
     assert first_event(game, 1) == Play(3, Tile(1, 1), None)
-    assert [reason for _, reason in game.rounds[0].redeals] == [r["reason"] for r in redeals]
+    assert [reason for _, reason in game.rounds[0].redeals] == [
+        Redeal(0, RedealKind.DOUBLES, 5),
+        Redeal(2, RedealKind.NUMBER, 6, 6),
+    ]
+    assert [(r["seat"], r["kind"], r["count"], r["number"]) for r in redeals] == [
+        (0, "doubles", 5, None),
+        (2, "number", 6, 6),
+    ]
     lines = record_lines(data)
     assert lines[:2] == [
         "R1 · redeal: seat 0 holds 5 doubles (R13)",

@@ -43,6 +43,7 @@ from doublesix import (
     seat_view,
 )
 from doublesix.rules.game import GameRound
+from doublesix.rules.opening import OpeningReason
 from doublesix.rules.round import Ending, Round
 from doublesix.rules.scoring import ResultKind
 from doublesix.tiles import TILES, heaviest, lowest, tiles_of
@@ -383,8 +384,13 @@ def check_views(game: Game) -> None:
         assert set(view_tiles(view)) <= allowed_tiles(game, view)
         if not over:
             others = {t for s in range(game.ruleset.players) if s != seat for t in rnd.hand(s)}
-            # the lead draws (R21) are public and then shuffled back: they name no holder
-            assert not others & set(view_tiles(dataclasses.replace(view, lead_draws=())))
+            # the lead draws (R21) are public and then shuffled back, and the hands of earlier
+            # rounds' results were shown to everyone (R25): they name no holder of this round
+            opening = view.opening
+            if opening.reason is OpeningReason.LEAD_DRAW:  # the opener's lead draw (R21)
+                opening = dataclasses.replace(opening, tile=None)
+            now = dataclasses.replace(view, lead_draws=(), past_results=(), opening=opening)
+            assert not others & set(view_tiles(now))
             assert view.revealed_hands is None
         for mine, real in zip(view.events, rnd.events, strict=True):
             if isinstance(real, Draw) and real.seat != seat:

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from doublesix import PRESETS, TILES, Game, IllegalMoveError, Play, preset
+from doublesix.names import bot_name
 from doublesix.rules import record
 from doublesix.rules.record import FORMAT, RecordError
 from doublesix.rules.text import record_lines
@@ -195,7 +196,7 @@ def test_R13_a_ruleset_without_redeal_keeps_its_deals_outside_kozel() -> None:
 def test_record_lines_one_line_per_event_and_per_result() -> None:
     data = golden("r26_winner_takes_domino")
     assert record_lines(data) == [
-        "R1 · 1. Anna (seat 0) opens with 6-6 (automatic, R16)",
+        "R1 · 1. Anna (seat 0) opens with 6-6: the highest double, laid automatically (R16)",
         "R1 · 2. Ben (seat 1) knocks",
         "R1 · 3. Carla (seat 2) knocks",
         "R1 · 4. Anna (seat 0) plays 3-6 on the left",
@@ -235,7 +236,7 @@ def test_record_lines_of_a_draw_for_lead_game() -> None:
         "R1 · Carla (seat 2) draws 1-4 for the lead (R21)",
         "R1 · Anna (seat 0) draws 0-1 for the lead (R21)",
         "R1 · Ben (seat 1) draws 4-6 for the lead (R21)",
-        "R1 · 1. Ben (seat 1) opens with 2-5",
+        "R1 · 1. Ben (seat 1) opens with 2-5: drew 4-6, the highest tile, for the lead (R21)",
     ]
     assert "R1 · 2. Carla (seat 2) draws 4-4" in lines
 
@@ -744,3 +745,31 @@ def test_R32_a_record_of_an_earlier_version_replays_to_todays_record(path: Path)
     game = record.replay(old)
     assert game.ruleset.line == "auto"
     assert record.game_record(game, old["players"]) == golden(path.stem)
+
+
+# --- bots: a display name and a level ---------------------------------------------------------
+
+
+def test_R32_bot_levels_are_kept_apart_from_the_names() -> None:
+    game = random_game("block", 3, 1, target=20)
+    names = ["Anna", bot_name(1), bot_name(2)]
+    written = record.game_record(game, names, [None, "greedy", "expert"])
+    assert written["players"] == ["Anna", "Bot 1", "Bot 2"]
+    assert written["bots"] == [None, "greedy", "expert"]
+    lines = record_lines(written)
+    assert any(line.startswith("R1 · 1. ") for line in lines)
+    assert "Bot 2 · expert (seat 2)" in "\n".join(lines)
+    assert "Anna (seat 0)" in "\n".join(lines) and "Anna ·" not in "\n".join(lines)
+    record.replay(written)
+    for bad in (
+        [None, "greedy"],
+        "greedy",
+        [None, 3, "expert"],
+        [None, "", "x"],
+        [None, "x" * 33, None],
+    ):
+        with pytest.raises(RecordError) as info:
+            record.replay({**written, "bots": bad})
+        assert info.value.rule == "docs/record.md" and (info.value.field or "").startswith("bots")
+    assert record.game_record(game, names)  # without levels: no "bots" at all
+    assert "bots" not in record.game_record(game, names)

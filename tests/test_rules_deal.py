@@ -15,7 +15,7 @@ from doublesix import (
     RulesetError,
     preset,
 )
-from doublesix.rules.deal import SeededDealer, deal_from
+from doublesix.rules.deal import Redeal, RedealKind, SeededDealer, deal_from
 from doublesix.tiles import ALL, TILES, bits
 
 # docs/rules.md's preset table: players, hand size per player count, boneyard, opener, scoring.
@@ -133,14 +133,16 @@ def deal_with(ruleset: Ruleset, first: str) -> Deal:
 
 def test_R13_five_doubles_in_a_hand_are_thrown_in() -> None:
     deal = Deal((hand("0-0 1-1 2-2 3-3 4-4 0-1 0-2"),) + (0,) * 3, (), 0)
-    assert deal.redeal_reason() == "seat 0 holds 5 doubles"
+    assert deal.redeal_reason() == Redeal(0, RedealKind.DOUBLES, 5)
+    assert str(deal.redeal_reason()) == "seat 0 holds 5 doubles"  # records' ``reason`` text
     four = Deal((0, hand("0-0 1-1 2-2 3-3 0-1 0-2 0-3")), (), 0)
     assert four.redeal_reason() is None  # 4 doubles, 5 tiles showing 0
 
 
 def test_R13_six_tiles_showing_a_number_are_thrown_in() -> None:
     deal = Deal((0, 0, hand("3-3 0-3 1-3 2-3 3-4 3-5 0-1")), (), 0)
-    assert deal.redeal_reason() == "seat 2 holds 6 tiles showing 3"
+    assert deal.redeal_reason() == Redeal(2, RedealKind.NUMBER, 6, 3)
+    assert str(deal.redeal_reason()) == "seat 2 holds 6 tiles showing 3"
     five = Deal((0, 0, hand("3-3 0-3 1-3 2-3 3-4 5-6 0-1")), (), 0)
     assert five.redeal_reason() is None
 
@@ -165,8 +167,8 @@ def test_R13_kozel_redeals_and_says_why() -> None:
     game = game_of(kozel, thrown, also, played)
     current = game.rounds[0]
     assert [reason for _, reason in current.redeals] == [
-        "seat 0 holds 5 doubles",
-        "seat 3 holds 5 doubles",
+        Redeal(0, RedealKind.DOUBLES, 5),
+        Redeal(3, RedealKind.DOUBLES, 5),
     ]
     assert current.deal == played
     holder = next(s for s in range(4) if played.hands[s] & T("1-1").bit)

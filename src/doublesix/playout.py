@@ -25,8 +25,8 @@ import random
 from collections.abc import Callable, Sequence
 
 from doublesix.rules.deal import Deal, deal_from, redeal_reason
-from doublesix.rules.game import opening_by_tiles
 from doublesix.rules.moves import LEFT, OPEN, RIGHT
+from doublesix.rules.opening import decide_by_tiles
 from doublesix.rules.round import Round
 from doublesix.rules.ruleset import Opener, Ruleset
 from doublesix.tiles import SUIT, TILES
@@ -120,9 +120,15 @@ def first_opener(
     ``draw_for_lead`` (R21) is symmetric between the seats, so a playout
     picks its opener uniformly instead of drawing tiles for the lead.
     """
-    if ruleset.opener is Opener.DRAW_FOR_LEAD:
+    opener = ruleset.opener
+    if opener is Opener.DRAW_FOR_LEAD:
         return int(rng.random() * ruleset.players), None
-    return opening_by_tiles(ruleset.opener, hands)
+    seat, t, _ = decide_by_tiles(opener, hands)
+    return seat, (t if opener in _LAID else None)
+
+
+_LAID = (Opener.HIGHEST_DOUBLE, Opener.KOZEL)
+"""Openers whose deciding tile is laid for its holder in the first round (R16, R18)."""
 
 
 def new_round(ruleset: Ruleset, rng: random.Random) -> Round:

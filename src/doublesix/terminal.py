@@ -12,21 +12,21 @@ Input and output are streams, so a whole game can be played from a script.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from doublesix.bots.base import Bot
+from doublesix.names import seat_label
+from doublesix.rules.breakdown import Basis, SideScore
+from doublesix.rules.deal import Redeal, RedealKind
 from doublesix.rules.game import Game, GameRound
 from doublesix.rules.moves import Draw, End, Event, Move, Pass, Play
-from doublesix.rules.ruleset import FishCharge, Opener, Ruleset, Scoring
-from doublesix.rules.scoring import ResultKind, RoundResult, lone_hand_value, side_values
+from doublesix.rules.opening import Opening, OpeningReason
+from doublesix.rules.ruleset import Ruleset, Scoring
+from doublesix.rules.scoring import ResultKind, RoundResult
 from doublesix.rules.view import seat_view
-from doublesix.tiles import DOUBLES, TILES, Tile, lowest, tile, tiles_of
+from doublesix.tiles import TILES, Tile
 
-_ONE_ONE = tile(1, 1)
-_ZERO_ZERO = tile(0, 0)
-_SIX_SIX = tile(6, 6)
 _QUIT = {"q", "quit", "exit"}
 _END_WORDS = {"l": End.LEFT, "left": End.LEFT, "r": End.RIGHT, "right": End.RIGHT}
 
@@ -111,6 +111,11 @@ class TerminalGame:
             return f"You {verb}"
         return f"{self.names[seat]} {_third_person(verb)}"
 
+    def label(self, seat: int) -> str:
+        """The seat's name with its bot level: ``Bot 2 · expert``; a human's name alone."""
+        bot = self.bots[seat]
+        return seat_label(self.names[seat], None if bot is None else bot.name)
+
     def name(self, seat: int) -> str:
         return "you" if seat == self.human else self.names[seat]
 
@@ -154,10 +159,7 @@ class TerminalGame:
     def _intro(self) -> None:
         r = self.ruleset
         self.say(f"doublesix — {r.preset}, {r.players} players, {self._target_text()}")
-        seats = []
-        for seat, bot in enumerate(self.bots):
-            what = "" if bot is None else f", {bot.name} bot"
-            seats.append(f"{self.names[seat]} (seat {seat}{what})")
+        seats = [f"{self.label(seat)} (seat {seat})" for seat in range(r.players)]
         self.say("At the table: " + ", ".join(seats))
         if r.pairs:
             self.say(f"Pairs (R6): {self.side(0)} against {self.side(1)}.")
@@ -180,12 +182,13 @@ class TerminalGame:
         self.say()
         self.say(f"═══ Round {number} ═══")
         for _, reason in current.redeals:
-            named = re.sub(r"seat (\d)", lambda m: f"{self.names[int(m[1])]}", reason)
-            self.say(f"Redeal (R13): {named}; the tiles are shuffled and dealt again.")
+            held = self._redeal_text(reason)
+            self.say(f"Redeal (R13): {held}; the tiles are shuffled and dealt again.")
         if number == 1 and game.lead_draws:
             drawn = ", ".join(f"{self.names[s]} {TILES[t]}" for s, t in game.lead_draws)
             self.say(f"Draw for the lead (R21): {drawn}.")
-        self.say(f"Opener: {self.names[current.opener]} — {self._opener_reason(current, number)}")
+        opening = seat_view(game, self.human).opening  # its tile only if the human may see it
+        self.say(f"Opener: {self.names[opening.seat]} — {opening_text(opening)}")
         self.say(f"Your hand: {_tiles(current.play.hand(self.human))}")
         self._show_events()
         while game.turn is not None:
@@ -198,40 +201,12 @@ class TerminalGame:
             self._show_events()
         self._round_over(current, number)
 
-    def _opener_reason(self, current: GameRound, number: int) -> str:
-        """Why this seat opens (R16–R21), and whether its tile was played for it."""
-        opener = self.ruleset.opener
-        previous = self.game.rounds[number - 2].result if number > 1 else None
-        after_tie = previous is None or previous.tied
-        events = current.play.events
-        forced = events[0].tile if events and isinstance(events[0], Play) else None
-        if opener is Opener.HIGHEST_DOUBLE:
-            if forced is None:
-                return "won the last round: opens with any tile (R17)"
-            if forced.is_double:
-                return f"holds the highest double, {forced}, played automatically (R16)"
-            return f"no double dealt; holds the heaviest tile, {forced}, played automatically (R16)"
-        if opener is Opener.KOZEL:
-            if forced is not None:
-                return f"holds {_ONE_ONE}, played automatically (R18)"
-            return "placed the last tile of the last round: opens with any tile (R18)"
-        if opener is Opener.LOWEST_DOUBLE:
-            dealt = 0
-            for hand in current.deal.hands:
-                dealt |= hand
-            doubles = dealt & DOUBLES & ~_ZERO_ZERO.bit
-            if doubles:
-                low = TILES[(doubles & -doubles).bit_length() - 1]
-                return f"holds the lowest double (0-0 aside), {low}: opens with any tile (R19)"
-            low = lowest(tiles_of(dealt))
-            return f"no double but 0-0 dealt; holds the lowest tile, {low}: any tile (R19)"
-        if opener is Opener.HIGHEST_TILE:
-            if after_tie:
-                return "holds the heaviest tile: opens with any tile (R20)"
-            return "won the last round: opens with any tile (R20)"
-        if number == 1:
-            return "drew the highest tile for the lead: opens with any tile (R21)"
-        return "the lead passes one seat clockwise: opens with any tile (R21)"
+    def _redeal_text(self, redeal: Redeal) -> str:
+        """R13's reason with the seat's name: ``Carla holds 6 tiles showing 3``."""
+        who = self.names[redeal.seat]
+        if redeal.kind is RedealKind.DOUBLES:
+            return f"{who} holds {redeal.count} doubles"
+        return f"{who} holds {redeal.count} tiles showing {redeal.number}"
 
     def _show_events(self) -> None:
         """Tell the new events of the round: plays, draws (own tiles by name), passes."""
@@ -297,9 +272,12 @@ class TerminalGame:
             ends[move.tile].append(move.end)
         if self.game.round.forced:
             self.say(f"You must play the tile you drew, {options[0]} (R9).")
+        alike = self._either_end_alike()
+        if alike:  # e.g. a lone opening double: no end to choose, no question to ask
+            ends = {t: fits[-1:] for t, fits in ends.items()}
         self.say("Your moves:")
         for number, t in enumerate(options, 1):
-            where = " or ".join(str(e) for e in ends[t] if e is not None)
+            where = "" if alike else " or ".join(str(e) for e in ends[t] if e is not None)
             self.say(f"  {number}) {t}" + (f" {where}" if where else ""))
         count = len(options)
         choices = "1" if count == 1 else f"1-{count}"
@@ -310,6 +288,8 @@ class TerminalGame:
                 self.say(error or f"Type a move's number ({choices}) or its tile; q quits.")
                 continue
             fits = ends[picked]
+            if end is not None and alike:
+                end = fits[0]
             if end is not None and end not in fits:
                 only = " or ".join(str(e) for e in fits if e is not None) or "no end: it opens"
                 self.say(f"{picked} does not fit the {end} end (R5); it fits {only}.")
@@ -317,6 +297,11 @@ class TerminalGame:
             if end is None and len(fits) > 1:
                 end = self._ask_end(picked)
             return Move(picked, end if end is not None else fits[0])
+
+    def _either_end_alike(self) -> bool:
+        """Both ends show the same number: a tile laid at either gives the same line (R5)."""
+        ends = self.game.round.ends
+        return ends is not None and ends[0] == ends[1]
 
     def _parse(self, text: str, options: list[Tile]) -> tuple[Tile | None, End | None, str]:
         words = text.split()
@@ -358,111 +343,95 @@ class TerminalGame:
         self.say(f"─── Round {number} over ───")
         if result.kind is ResultKind.DOMINO:
             self.say(f"Domino! {self.who(rnd.last_seat, 'play')} the last tile (R22).")
+        elif result.kind in (ResultKind.FISH, ResultKind.EGGS):
+            self.say("Fish: nobody can play (R23, R34).")
         else:
             draw = " and nothing can be drawn" if self.ruleset.boneyard else ""
-            if self.ruleset.scoring is Scoring.KOZEL:
-                self.say("Fish: nobody can play (R23, R34).")
-            else:
-                self.say(f"Blocked: nobody can play{draw} (R23).")
+            self.say(f"Blocked: nobody can play{draw} (R23).")
         self.say("Hands (R25):")
         width = max(len(n) for n in self.names)
-        for seat in range(self.ruleset.players):
-            hand = rnd.hand(seat)
-            value = result.hand_values[seat]
-            self.say(f"  {self.names[seat]:<{width}}  {_tiles(hand):<30} {value:>3}")
+        rows = [(count, row.rule) for row in result.breakdown for count in row.hands]
+        for count, rule in sorted(rows, key=lambda pair: pair[0].seat):
+            name = self.names[count.seat]
+            line = f"  {name:<{width}}  {_tiles(count.tiles):<30} {count.value:>3}"
+            if count.lone is not None:
+                line += f"  counts {count.counted}: {count.tiles[0]} alone ({rule})"
+            self.say(line)
         if self.ruleset.pairs:
-            sums = []
-            for side in range(2):
-                values = [result.hand_values[s] for s in self.ruleset.seats_of(side)]
-                sums.append(f"{self.side(side)} {_sum(values)} = {sum(values)}")
+            sums = [
+                f"{self.side(row.side)} {_sum([c.counted for c in row.hands])} = {row.total}"
+                for row in result.breakdown
+            ]
             self.say(f"Pairs add their hands (R24): {'; '.join(sums)}.")
-        for line in self.explain(current, result):
+        for line in self.explain(result):
             self.say(line)
         scores = " · ".join(
             f"{self.side(s)} {score}" for s, score in enumerate(result.scores_after)
         )
         self.say(f"Score: {scores}")
 
-    def explain(self, current: GameRound, result: RoundResult) -> list[str]:
-        """How the round was scored, rule by rule (R23, R26–R28, R33–R36)."""
-        if self.ruleset.scoring is Scoring.KOZEL:
-            return self._explain_kozel(current, result)
-        r = self.ruleset
-        sides = side_values(r, result.hand_values)
+    def explain(self, result: RoundResult) -> list[str]:
+        """How the round was scored, side by side, from the result's breakdown."""
+        rows = result.breakdown
+        if result.kind is ResultKind.EGGS:
+            earlier = result.eggs_carried - result.eggs_laid
+            older = f", with {earlier} from earlier eggs" if earlier else ""
+            return [
+                f"Eggs: both pairs hold {rows[0].total} pips; nobody is charged, and "
+                f"{result.eggs_carried} points{older} go to the loser of the next round "
+                f"({rows[0].rule})."
+            ]
         if result.winner_seat is None:
-            low = min(sides)
-            tied = " and ".join(self.side(s) for s, v in enumerate(sides) if v == low)
-            return [f"Tied: {tied} share the lowest value, {low}; nobody scores (R23)."]
-        won = r.side_of(result.winner_seat)
-        winner = self.side(won)
-        others = [v for s, v in enumerate(sides) if s != won]
+            low = min(row.total for row in rows)
+            tied = " and ".join(self.side(row.side) for row in rows if row.total == low)
+            return [f"Tied: {tied} share the lowest value, {low}; nobody scores ({rows[0].rule})."]
+        won = self.ruleset.side_of(result.winner_seat)
         lines = []
         if result.kind is ResultKind.BLOCKED:
-            lines.append(f"{winner}: the lowest value, {sides[won]}, wins the round (R23).")
-        if r.scoring is Scoring.GOAT:
-            lines.append(f"{winner}: charged nothing (R28).")
-            for s, points in enumerate(result.points):
-                if s != won:
-                    lines.append(f"{self.side(s)}: charged {points}, the hand left (R28).")
-            return lines
-        points = result.points[won]
-        if r.scoring is Scoring.WINNER_TAKES and result.kind is ResultKind.BLOCKED:
-            how = f"({_sum(others)}) − {sides[won]} = {points}"
-            scores = self.side_does(won, "score")
-            lines.append(f"{scores} the others' hands minus the own: {how} (R26).")
-        else:
-            rule = "R26" if r.scoring is Scoring.WINNER_TAKES else "R27"
-            scores = self.side_does(won, "score")
-            lines.append(f"{scores} the others' hands: {_sum(others)} = {points} ({rule}).")
+            lines.append(f"{self.side(won)}: the lowest value, {rows[won].total}, wins (R23).")
+        for row in rows:
+            lines += self._explain_row(result, row, won)
         return lines
 
-    def _explain_kozel(self, current: GameRound, result: RoundResult) -> list[str]:
-        r = self.ruleset
-        rnd = current.play
-        sides = side_values(r, result.hand_values)
-        if result.kind is ResultKind.EGGS:
-            carried = result.eggs_carried
-            pips = sum(sides) if r.fish_charge is FishCharge.ALL_HANDS else max(sides)
-            before = carried - pips
-            older = f", with {before} from earlier eggs" if before else ""
-            return [
-                f"Eggs: both pairs hold {sides[0]} pips; nobody is charged, and {carried} "
-                f"points{older} go to the loser of the next round (R35)."
-            ]
-        assert result.winner_seat is not None
-        loser = 1 - r.side_of(result.winner_seat)
-        pair = self.side(loser)
-        lines = []
-        if result.kind is ResultKind.DOMINO:
-            seats = r.seats_of(loser)
-            counts = [lone_hand_value(r, rnd.hands[s]) for s in seats]
-            for s in seats:
-                if rnd.hands[s] == _ZERO_ZERO.bit:
-                    lines.append(
-                        f"{self.names[s]} holds 0-0 alone: it counts {r.lone_zero_zero} (R33)."
-                    )
-                elif rnd.hands[s] == _SIX_SIX.bit:
-                    lines.append(
-                        f"{self.names[s]} holds 6-6 alone: it counts {r.lone_six_six} (R33)."
-                    )
-            charge = sum(counts)
-            lines.append(f"{pair}: charged both hands, {_sum(counts)} = {charge} (R33).")
+    def _explain_row(self, result: RoundResult, row: SideScore, won: int) -> list[str]:
+        """One side's points: what they rest on, eggs (R35) and the 13-rule (R36)."""
+        side = self.side(row.side)
+        others = [r for r in result.breakdown if r.side != row.side]
+        counted = [c.counted for other in others for c in other.hands]
+        if row.basis is Basis.NOTHING:
+            if row.side == won and row.rule in ("R28", "R28a"):
+                return [f"{side}: charged nothing ({row.rule})."]
+            return []
+        if row.basis is Basis.OPPONENTS:
+            how = f"{_sum(counted)} = {row.points}"
+            return [f"{self.side_does(row.side, 'score')} the others' hands: {how} ({row.rule})."]
+        if row.basis is Basis.OPPONENTS_LESS_OWN:
+            how = f"({_sum(counted)}) − {row.total} = {row.points}"
+            scores = self.side_does(row.side, "score")
+            return [f"{scores} the others' hands minus the own: {how} ({row.rule})."]
+        if row.basis is Basis.ALL_HANDS:
+            every = _sum([c.value for r in result.breakdown for c in r.hands])
+            heavier = f"{side}, with more pips ({row.total} against {others[0].total}),"
+            lines = [f"{heavier} are charged all four hands, {every} = {row.base} ({row.rule})."]
+        elif result.kind is ResultKind.FISH:
+            heavier = f"{side}, with more pips ({row.total} against {others[0].total}),"
+            lines = [f"{heavier} are charged their own pips, {row.base} (R34, {row.rule})."]
         else:
-            heavier = f"{pair}, with more pips ({sides[loser]} against {sides[1 - loser]}),"
-            if r.fish_charge is FishCharge.OWN_HANDS:
-                charge = sides[loser]
-                lines.append(f"{heavier} are charged their own pips, {charge} (R34, R37a).")
-            else:
-                charge = sum(result.hand_values)
-                every = _sum(result.hand_values)
-                lines.append(f"{heavier} are charged all four hands, {every} = {charge} (R34).")
-        if result.eggs_used:
-            charge += result.eggs_used
-            lines.append(f"Plus {result.eggs_used} in eggs from earlier rounds: {charge} (R35).")
-        if result.dropped[loser]:
-            lines.append(
-                f"{pair}: still at 0 points, and {charge} is below 13: not written down (R36)."
-            )
+            lines = [
+                f"{self.who(c.seat, 'hold')} {c.tiles[0]} alone: it counts {c.counted} "
+                f"({row.rule})."
+                for c in row.hands
+                if c.lone is not None
+            ]
+            own = _sum([c.counted for c in row.hands])
+            lines.append(f"{side}: charged {own} = {row.base}, the hands left ({row.rule}).")
+        charge = row.base
+        if row.eggs:
+            charge += row.eggs
+            lines.append(f"Plus {row.eggs} in eggs from earlier rounds: {charge} (R35).")
+        if row.dropped:
+            below = f"{charge} is below 13: not written down (R36)"
+            lines.append(f"{side}: still at 0 points, and {below}.")
         return lines
 
     def _game_over(self) -> None:
@@ -492,3 +461,26 @@ class TerminalGame:
 
     def human_won(self) -> bool:
         return self.ruleset.side_of(self.human) in self.game.result.winners
+
+
+def opening_text(opening: Opening) -> str:
+    """Why a seat opens (R16–R21) and whether its tile was played for it."""
+    tile = "" if opening.tile is None else f", {opening.tile}"
+    rule = opening.rule
+    if opening.forced:
+        what = {
+            OpeningReason.HIGHEST_DOUBLE: f"holds the highest double{tile}",
+            OpeningReason.HEAVIEST_TILE: f"no double dealt; holds the heaviest tile{tile}",
+            OpeningReason.ONE_ONE: "holds 1-1",
+        }[opening.reason]
+        return f"{what}, played automatically ({rule})"
+    what = {
+        OpeningReason.HEAVIEST_TILE: f"holds the heaviest tile{tile}",
+        OpeningReason.PREVIOUS_WINNER: "won the last round",
+        OpeningReason.LAST_PLACER: "placed the last tile of the last round",
+        OpeningReason.LOWEST_DOUBLE: f"holds the lowest double (0-0 aside){tile}",
+        OpeningReason.LOWEST_TILE: f"no double but 0-0 dealt; holds the lowest tile{tile}",
+        OpeningReason.LEAD_DRAW: f"drew the highest tile for the lead{tile}",
+        OpeningReason.LEAD_PASSES: "the lead passes one seat clockwise",
+    }[opening.reason]
+    return f"{what}: opens with any tile ({rule})"

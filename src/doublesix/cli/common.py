@@ -21,10 +21,6 @@ from doublesix.rules.ruleset import (
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
-BOT_NAMES = ("Anna", "Ben", "Carla", "Dan")
-"""Names of the seats at a bot table, seat 0 first."""
-
-
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """What ``add_parser`` receives: ``argparse``'s ``add_subparsers()``."""
 

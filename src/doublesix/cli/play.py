@@ -9,7 +9,6 @@ from pathlib import Path
 from doublesix.bots import make_bot, table_bots
 from doublesix.bots.base import Bot
 from doublesix.cli.common import (
-    BOT_NAMES,
     CommandError,
     Subparsers,
     UsageError,
@@ -19,6 +18,7 @@ from doublesix.cli.common import (
     parse_bots,
     ruleset_from,
 )
+from doublesix.names import bot_name
 from doublesix.rules import record
 from doublesix.rules.game import Game
 from doublesix.terminal import TerminalGame
@@ -58,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
     seed = new_seed() if args.seed is None else args.seed
     bots: list[Bot | None] = [None]
     bots += [make_bot(level, bot_seed(seed, seat)) for seat, level in enumerate(others, 1)]
-    names = [name, *BOT_NAMES[1 : ruleset.players]]
+    names = [name, *(bot_name(seat) for seat in range(1, ruleset.players))]
+    levels: list[str | None] = [None, *others]
     target = Path(args.record) if args.record else None
     if target is not None and target.is_dir():
         raise CommandError(f"--record: {target} is a directory; give a file name")
@@ -67,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
         if target is None:
             return None
         try:
-            target.write_text(record.dumps(record.game_record(game, names)), encoding="utf-8")
+            text = record.dumps(record.game_record(game, names, levels))
+            target.write_text(text, encoding="utf-8")
         except OSError as e:
             return f"Could not save the record to {target}: {e.strerror or e}"
         return f"Record saved to {target}."

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         data = record.loads(text)
         game = record.replay(data)
         players = data["players"]
-        recomputed = record.game_record(game, players)
+        recomputed = record.game_record(game, players, data.get("bots"))
         lines = [] if args.json else record_lines(recomputed)
     except RecordError as e:
         raise CommandError(f"{args.file}: invalid record: {e}") from None

@@ -18,6 +18,7 @@ from doublesix.cli.common import (
     parse_bots,
     ruleset_from,
 )
+from doublesix.names import bot_name
 from doublesix.rules import record
 from doublesix.rules.game import Game
 from doublesix.rules.ruleset import Ruleset, Scoring
@@ -65,7 +66,8 @@ def play_game(ruleset: Ruleset, seed: int, bots: Sequence[str]) -> Game:
 
 
 def player_names(bots: Sequence[str]) -> list[str]:
-    return [f"{name} bot" for name in bots]
+    """The record's display names: ``Bot 0``, ``Bot 1`` …; the levels go in its ``bots``."""
+    return [bot_name(seat) for seat in range(len(bots))]
 
 
 def side_label(ruleset: Ruleset, side: int) -> str:
@@ -97,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             wins[side] += 1
         if folder is not None:
             path = folder / f"game-{number:04d}.json"
-            text = record.dumps(record.game_record(game, player_names(bots)))
+            text = record.dumps(record.game_record(game, player_names(bots), bots))
             try:
                 path.write_text(text, encoding="utf-8")
             except OSError as e:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Protocol
 
 from doublesix.rules.ruleset import Ruleset
@@ -53,21 +54,48 @@ class Deal:
         if self.out and ruleset.boneyard:
             raise DealError("in a draw game the rest is the boneyard, not out of play", "R12")
 
-    def redeal_reason(self) -> str | None:
+    def redeal_reason(self) -> Redeal | None:
         """R13: why Kozel throws this deal in, or None."""
         return redeal_reason(self.hands)
 
 
-def redeal_reason(hands: Sequence[int]) -> str | None:
+class RedealKind(StrEnum):
+    """R13: what a thrown-in hand held too much of."""
+
+    DOUBLES = "doubles"
+    """5 doubles or more."""
+    NUMBER = "number"
+    """6 tiles or more that show the same number."""
+
+
+@dataclass(frozen=True)
+class Redeal:
+    """R13: why a deal was thrown in — ``seat`` held ``count`` doubles, or ``count`` tiles
+    showing ``number``."""
+
+    seat: int
+    kind: RedealKind
+    count: int
+    number: int | None = None
+    """The number shown (``kind`` NUMBER); None for doubles."""
+
+    def __str__(self) -> str:
+        """The sentence records have carried since their first version (``redeals[].reason``)."""
+        if self.kind is RedealKind.DOUBLES:
+            return f"seat {self.seat} holds {self.count} doubles"
+        return f"seat {self.seat} holds {self.count} tiles showing {self.number}"
+
+
+def redeal_reason(hands: Sequence[int]) -> Redeal | None:
     """R13: a hand with 5 or more doubles, or 6 or more tiles showing one number; else None."""
     for seat, hand in enumerate(hands):
         doubles = (hand & DOUBLES).bit_count()
         if doubles >= 5:
-            return f"seat {seat} holds {doubles} doubles"
+            return Redeal(seat, RedealKind.DOUBLES, doubles)
         for pip in PIPS:
             count = (hand & SUIT[pip]).bit_count()
             if count >= 6:
-                return f"seat {seat} holds {count} tiles showing {pip}"
+                return Redeal(seat, RedealKind.NUMBER, count, pip)
     return None
 
 

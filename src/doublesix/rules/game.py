@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from doublesix.rules.deal import Deal, Dealer, SeededDealer
+from doublesix.rules.deal import Deal, Dealer, Redeal, SeededDealer
 from doublesix.rules.moves import Event, IllegalMoveError, Move
+from doublesix.rules.opening import Opening, OpeningReason, opening_by_tiles
 from doublesix.rules.round import Round
 from doublesix.rules.ruleset import Opener, Ruleset
 from doublesix.rules.scoring import GameResult, RoundResult, game_result, score_round
-from doublesix.tiles import DOUBLES, TILES, VALUE, bits, lowest, tile
-
-_ONE_ONE = tile(1, 1).index
-_ZERO_ZERO = tile(0, 0).bit
+from doublesix.tiles import TILES, VALUE
 
 
 @dataclass
@@ -21,42 +18,14 @@ class GameRound:
     """One round of a game: its deal, the deals thrown in before it, its play and result."""
 
     deal: Deal
-    opener: int
+    opening: Opening
     play: Round
-    redeals: list[tuple[Deal, str]] = field(default_factory=list)
+    redeals: list[tuple[Deal, Redeal]] = field(default_factory=list)
     result: RoundResult | None = None
 
-
-def opening_by_tiles(opener: Opener, hands: Sequence[int]) -> tuple[int, int | None]:
-    """Who opens by the tiles dealt, and the tile played for him if it is forced.
-
-    R16 (round 1, or after a tie): the highest double, else the heaviest tile,
-    played automatically; R18 round 1: 1-1, played automatically; R19: the
-    holder of the lowest double but 0-0, else of the lowest tile; R20 (round 1,
-    or after a tie): the holder of the heaviest tile. Not for R21.
-    """
-    dealt = 0
-    for hand in hands:
-        dealt |= hand
-
-    def holder(t: int) -> int:
-        return next(s for s, hand in enumerate(hands) if hand >> t & 1)
-
-    heaviest = dealt.bit_length() - 1  # tiles are indexed lightest first (R3)
-    if opener is Opener.HIGHEST_DOUBLE:
-        doubles = dealt & DOUBLES
-        t = doubles.bit_length() - 1 if doubles else heaviest
-        return holder(t), t
-    if opener is Opener.KOZEL:
-        return holder(_ONE_ONE), _ONE_ONE
-    if opener is Opener.LOWEST_DOUBLE:
-        doubles = dealt & DOUBLES & ~_ZERO_ZERO
-        if doubles:
-            return holder((doubles & -doubles).bit_length() - 1), None
-        return holder(lowest(TILES[t] for t in bits(dealt)).index), None
-    if opener is Opener.HIGHEST_TILE:
-        return holder(heaviest), None
-    raise ValueError(f"the {opener} opener is not decided by the tiles dealt (R21)")
+    @property
+    def opener(self) -> int:
+        return self.opening.seat
 
 
 class Game:
@@ -121,7 +90,7 @@ class Game:
     # --- dealing and opening ------------------------------------------------
 
     def _start_round(self) -> None:
-        redeals: list[tuple[Deal, str]] = []
+        redeals: list[tuple[Deal, Redeal]] = []
         while True:
             deal = self.dealer.deal()
             deal.check(self.ruleset)
@@ -129,25 +98,32 @@ class Game:
             if reason is None:
                 break
             redeals.append((deal, reason))
-        opener, opening_tile = self._opening(deal)
-        rnd = Round(self.ruleset, deal.hands, deal.boneyard, deal.out, opener, opening_tile)
-        self.rounds.append(GameRound(deal, opener, rnd, redeals))
+        opening = self._opening(deal)
+        first = opening.tile.index if opening.forced and opening.tile is not None else None
+        rnd = Round(self.ruleset, deal.hands, deal.boneyard, deal.out, opening.seat, first)
+        self.rounds.append(GameRound(deal, opening, rnd, redeals))
         if rnd.ending is not None:
             self._score()
 
-    def _opening(self, deal: Deal) -> tuple[int, int | None]:
-        """R16–R21: who opens this round, and the tile played for him if it is forced."""
+    def _opening(self, deal: Deal) -> Opening:
+        """R16–R21: who opens this round and why, and whether the tile is laid for them."""
         previous = self.rounds[-1] if self.rounds else None
         after_tie = previous is None or previous.result is None or previous.result.tied
         opener = self.ruleset.opener
         if opener is Opener.KOZEL and previous is not None:
-            return previous.play.last_seat, None
+            seat = previous.play.last_seat
+            return Opening(seat, OpeningReason.LAST_PLACER, "R18", None, False)
         if opener in (Opener.HIGHEST_DOUBLE, Opener.HIGHEST_TILE) and not after_tie:
-            return self._previous_winner(), None
+            rule = "R17" if opener is Opener.HIGHEST_DOUBLE else "R20"
+            winner = self._previous_winner()
+            return Opening(winner, OpeningReason.PREVIOUS_WINNER, rule, None, False)
         if opener is Opener.DRAW_FOR_LEAD:
             if previous is None:
-                return self._draw_for_lead(), None
-            return (previous.opener + 1) % self.ruleset.players, None
+                seat = self._draw_for_lead()
+                drawn = TILES[next(t for s, t in reversed(self.lead_draws) if s == seat)]
+                return Opening(seat, OpeningReason.LEAD_DRAW, "R21", drawn, False)
+            seat = (previous.opener + 1) % self.ruleset.players
+            return Opening(seat, OpeningReason.LEAD_PASSES, "R21", None, False)
         return opening_by_tiles(opener, deal.hands)
 
     def _previous_winner(self) -> int:

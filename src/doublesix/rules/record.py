@@ -35,6 +35,7 @@ from doublesix.rules.moves import (
 from doublesix.rules.round import Ending
 from doublesix.rules.ruleset import RECORD_DOC, Opener, Ruleset, RulesetError, Scoring
 from doublesix.rules.scoring import GameResult, ResultKind, RoundResult
+from doublesix.rules.shapes import breakdown_json, opening_json, redeal_json
 from doublesix.tiles import TILES, InvalidTileError, Tile, tiles_of
 
 FORMAT = "doublesix/1"
@@ -73,8 +74,14 @@ class RecordError(ValueError):
 # --- writing -------------------------------------------------------------------
 
 
-def game_record(game: Game, players: Sequence[str]) -> dict[str, Any]:
-    """The ``doublesix/1`` record of ``game``, finished or running, as plain JSON values."""
+def game_record(
+    game: Game, players: Sequence[str], bots: Sequence[str | None] | None = None
+) -> dict[str, Any]:
+    """The ``doublesix/1`` record of ``game``, finished or running, as plain JSON values.
+
+    ``players`` are the seats' display names; ``bots``, when known, each seat's bot
+    level (None for a human), written as the record's ``bots``.
+    """
     ruleset = game.ruleset
     if len(players) != ruleset.players:
         raise ValueError(f"{len(players)} player names for {ruleset.players} seats")
@@ -82,8 +89,12 @@ def game_record(game: Game, players: Sequence[str]) -> dict[str, Any]:
         "format": FORMAT,
         "ruleset": ruleset.to_dict(),
         "players": list(players),
-        "seed": game.seed,
     }
+    if bots is not None:
+        if len(bots) != ruleset.players:
+            raise ValueError(f"{len(bots)} bot levels for {ruleset.players} seats")
+        record["bots"] = list(bots)
+    record["seed"] = game.seed
     if ruleset.opener is Opener.DRAW_FOR_LEAD:
         record["lead_draws"] = [{"seat": s, "tile": str(TILES[t])} for s, t in game.lead_draws]
     record["rounds"] = [_round_record(r) for r in game.rounds]
@@ -120,7 +131,8 @@ def _event_record(event: Event) -> dict[str, Any]:
 def _round_record(r: GameRound) -> dict[str, Any]:
     data: dict[str, Any] = {
         "deal": _deal_record(r.deal),
-        "redeals": [{**_deal_record(d), "reason": reason} for d, reason in r.redeals],
+        "redeals": [{**_deal_record(d), **redeal_json(reason)} for d, reason in r.redeals],
+        "opening": opening_json(r.opening),
         "events": [_event_record(e) for e in r.play.events],
     }
     if r.result is not None:
@@ -139,6 +151,8 @@ def round_result_record(result: RoundResult) -> dict[str, Any]:
         "scores_after": list(result.scores_after),
         "eggs_used": result.eggs_used,
         "dropped": list(result.dropped),
+        "eggs_laid": result.eggs_laid,
+        "breakdown": breakdown_json(result.breakdown),
     }
 
 
@@ -226,6 +240,9 @@ class _Round:
     deal: Deal
     events: list[Event]
     result: Mapping[str, Any] | None
+    stated_redeals: list[Mapping[str, Any]]
+    """The record's ``redeals`` objects, whose reason fields replay compares."""
+    opening: Mapping[str, Any] | None
 
 
 def _check_format(data: Mapping[str, Any]) -> None:
@@ -354,6 +371,7 @@ def _parse_round(data: Any, ruleset: Ruleset, number: int) -> _Round:
     raw_redeals = _get(data, "redeals", list, where, "redeals") if "redeals" in data else []
     for i, redeal in enumerate(raw_redeals):
         deal = _parse_deal(redeal, ruleset, where, f"redeals[{i}]")
+        redeal = _object(redeal, where, f"redeals[{i}]")
         reason = redeal.get("reason", "")
         if not isinstance(reason, str):
             raise where.error(f"{reason!r} is not a text", RECORD_DOC, f"redeals[{i}].reason")
@@ -375,7 +393,8 @@ def _parse_round(data: Any, ruleset: Ruleset, number: int) -> _Round:
     result = data.get("result")
     if result is not None:
         result = _object(result, where, "result")
-    return _Round(redeals, deal, events, result)
+    opening = _object(data["opening"], where, "opening") if "opening" in data else None
+    return _Round(redeals, deal, events, result, raw_redeals, opening)
 
 
 def _parse_lead_draws(data: Mapping[str, Any], ruleset: Ruleset) -> list[tuple[int, int]]:
@@ -417,6 +436,7 @@ def replay(data: Mapping[str, Any]) -> Game:
     players = _get(data, "players", list, _TOP, "players")
     if len(players) != ruleset.players or not all(isinstance(p, str) for p in players):
         raise _TOP.error(f"need {ruleset.players} player names", RECORD_DOC, "players")
+    _check_bots(data.get("bots"), ruleset)
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise _TOP.error(f"{seed!r} is not a whole number", "R15", "seed")
@@ -442,11 +462,44 @@ def replay(data: Mapping[str, Any]) -> Game:
     for number, r in enumerate(rounds, 1):
         if number > 1:
             _next_round(game, number)
+        _check_reasons(game, number, r)
         _replay_events(game, number, r.events)
         _check_round_result(game, number, r.result)
     computed = game_result_record(game.result)
     _compare(stated, computed, _REQUIRED_GAME, _game_rules(ruleset), _TOP)
     return game
+
+
+def _check_bots(bots: Any, ruleset: Ruleset) -> None:
+    """``bots``, if there: a level (a short text) or null per seat."""
+    if bots is None:
+        return
+    if not isinstance(bots, list) or len(bots) != ruleset.players:
+        message = f"need a bot level or null for each of {ruleset.players} seats"
+        raise _TOP.error(message, RECORD_DOC, "bots")
+    for seat, level in enumerate(bots):
+        if level is not None and not (isinstance(level, str) and 0 < len(level) <= 32):
+            raise _TOP.error("a bot level is a short text, or null", RECORD_DOC, f"bots[{seat}]")
+
+
+def _check_reasons(game: Game, number: int, r: _Round) -> None:
+    """The stated opening (R16–R21) and redeal reasons (R13), where given, are the engine's."""
+    where = _Where(number)
+    current = game.rounds[-1]
+    for i, ((_, reason), stated) in enumerate(zip(current.redeals, r.stated_redeals, strict=True)):
+        computed = redeal_json(reason)
+        for key in ("seat", "kind", "count", "number"):
+            if key in stated and not _same(stated[key], computed[key]):
+                raise where.error(
+                    f"{json.dumps(stated[key], default=repr)} is stated, the deal shows "
+                    f"{json.dumps(computed[key])} ({reason})",
+                    "R13",
+                    f"redeals[{i}].{key}",
+                )
+    if r.opening is not None:
+        computed = opening_json(current.opening)
+        rules = dict.fromkeys(computed, current.opening.rule)
+        _compare(r.opening, computed, (), rules, where, "opening")
 
 
 def _ruleset_data(data: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -574,6 +627,8 @@ def _round_rules(ruleset: Ruleset, result: RoundResult) -> dict[str, str]:
         "scores_after": scoring,
         "eggs_used": "R35",
         "dropped": "R36",
+        "eggs_laid": "R35",
+        "breakdown": scoring,
     }
 
 
@@ -607,20 +662,26 @@ def _compare(
     required: Sequence[str],
     rules: Mapping[str, str],
     where: _Where,
+    name: str = "result",
 ) -> None:
     """Every stated field must equal the computed one; the ``required`` ones must be there."""
     for key, value in computed.items():
         if key not in stated:
             if key in required:
-                raise where.error("missing", RECORD_DOC, f"result.{key}")
+                raise where.error("missing", RECORD_DOC, f"{name}.{key}")
             continue
         if not _same(stated[key], value):
             raise where.error(
-                f"{json.dumps(stated[key], default=repr)} is stated, the rules give "
-                f"{json.dumps(value)}",
+                f"{_short(stated[key])} is stated, the rules give {_short(value)}",
                 rules[key],
-                f"result.{key}",
+                f"{name}.{key}",
             )
+
+
+def _short(value: Any) -> str:
+    """A JSON value for a message, cut to a readable length."""
+    text = json.dumps(value, default=repr, ensure_ascii=False)
+    return text if len(text) <= 120 else text[:117] + "…"
 
 
 def _same(stated: Any, computed: Any) -> bool:
@@ -630,5 +691,11 @@ def _same(stated: Any, computed: Any) -> bool:
             isinstance(stated, list | tuple)
             and len(stated) == len(computed)
             and all(_same(s, c) for s, c in zip(stated, computed, strict=True))
+        )
+    if isinstance(computed, dict):
+        return (
+            isinstance(stated, Mapping)
+            and stated.keys() == computed.keys()
+            and all(_same(stated[k], c) for k, c in computed.items())
         )
     return type(stated) is type(computed) and stated == computed

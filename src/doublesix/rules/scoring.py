@@ -1,7 +1,8 @@
 """Scoring of a finished round (R23–R29, R33–R37a) and the end of a game (R30, R37, R40).
 
 Pure functions of the hands left, how the round ended and the scores so
-far: the game feeds them, the record replay checks against them.
+far: the game feeds them, the record replay checks against them. Every
+result carries its breakdown (``doublesix.rules.breakdown``), side by side.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from doublesix.rules.breakdown import Basis, HandCount, Lone, SideScore
 from doublesix.rules.round import Ending
 from doublesix.rules.ruleset import FishCharge, Ruleset, Scoring
-from doublesix.tiles import tile, value_of
+from doublesix.tiles import tile, tiles_of, value_of
 
 _LONE_ZERO_ZERO = tile(0, 0).bit
 _LONE_SIX_SIX = tile(6, 6).bit
@@ -45,6 +47,10 @@ class RoundResult:
     """Eggs of earlier rounds added to this round's charge (R35)."""
     dropped: tuple[int, ...] = ()
     """Kozel charges not written under the 13-rule (R36), per side."""
+    breakdown: tuple[SideScore, ...] = ()
+    """How each side's points were made up, side 0 first."""
+    eggs_laid: int = 0
+    """R35: the pips this round (a tied fish) adds to the eggs; 0 for any other round."""
 
     @property
     def tied(self) -> bool:
@@ -76,17 +82,18 @@ def blocked_winner(ruleset: Ruleset, hand_values: Sequence[int], last_seat: int)
     return min(seats, key=lambda s: hand_values[s])
 
 
-def lone_hand_value(ruleset: Ruleset, hand: int) -> int:
-    """R28a, R33: what a losing hand counts after a domino under goat or kozel scoring.
-
-    A hand of exactly 0-0 counts ``lone_zero_zero``, one of exactly 6-6
-    ``lone_six_six`` (R37a); any other hand its plain value (R2).
-    """
-    if hand == _LONE_ZERO_ZERO:
-        return ruleset.lone_zero_zero
-    if hand == _LONE_SIX_SIX:
-        return ruleset.lone_six_six
-    return value_of(hand)
+def hand_count(ruleset: Ruleset, seat: int, hand: int, charged_after_domino: bool) -> HandCount:
+    """One hand's row. R28a, R33: a hand charged after a domino under goat or kozel
+    scoring that is exactly 0-0 counts ``lone_zero_zero``, exactly 6-6 ``lone_six_six``
+    (R37a); every other hand counts its plain value (R2)."""
+    tiles = tuple(tiles_of(hand))
+    value = value_of(hand)
+    if charged_after_domino and ruleset.lone_doubles:
+        if hand == _LONE_ZERO_ZERO:
+            return HandCount(seat, tiles, value, ruleset.lone_zero_zero, Lone.ZERO_ZERO)
+        if hand == _LONE_SIX_SIX:
+            return HandCount(seat, tiles, value, ruleset.lone_six_six, Lone.SIX_SIX)
+    return HandCount(seat, tiles, value, value)
 
 
 def score_round(
@@ -99,88 +106,92 @@ def score_round(
 ) -> RoundResult:
     """Score a round that ended by ``ending``, given the hands left and the scores before it."""
     hand_values = tuple(value_of(h) for h in hands)
-    sides = side_values(ruleset, hand_values)
+    plain = side_values(ruleset, hand_values)
+    kozel = ruleset.scoring is Scoring.KOZEL
     if ending is Ending.DOMINO:
         winner: int | None = last_seat
+        kind = ResultKind.DOMINO
     else:
         winner = blocked_winner(ruleset, hand_values, last_seat)
-    if ruleset.scoring is Scoring.KOZEL:
-        return _score_kozel(ruleset, ending, hands, hand_values, winner, scores, eggs)
-    points = [0] * ruleset.sides
-    if winner is None:
-        kind = ResultKind.TIED
-    else:
-        kind = ResultKind.DOMINO if ending is Ending.DOMINO else ResultKind.BLOCKED
-        won = ruleset.side_of(winner)
-        others = sum(sides) - sides[won]
-        if ruleset.scoring is Scoring.GOAT:
-            if kind is ResultKind.DOMINO:  # R28a
-                sides = [0] * ruleset.sides
-                for seat, hand in enumerate(hands):
-                    sides[ruleset.side_of(seat)] += lone_hand_value(ruleset, hand)
-            points = [0 if s == won else v for s, v in enumerate(sides)]
-        elif ruleset.scoring is Scoring.WINNER_TAKES and kind is ResultKind.BLOCKED:
-            points[won] = others - sides[won]
-        else:
-            points[won] = others
-    return RoundResult(
-        kind=kind,
-        winner_seat=winner,
-        hand_values=hand_values,
-        points=tuple(points),
-        eggs_carried=0,
-        scores_after=tuple(s + p for s, p in zip(scores, points, strict=True)),
-        dropped=(0,) * ruleset.sides,
-    )
-
-
-def _score_kozel(
-    ruleset: Ruleset,
-    ending: Ending,
-    hands: Sequence[int],
-    hand_values: tuple[int, ...],
-    winner: int | None,
-    scores: Sequence[int],
-    eggs: int,
-) -> RoundResult:
-    sides = side_values(ruleset, hand_values)
-    points = [0, 0]
-    dropped = [0, 0]
-    if ending is Ending.DOMINO:
-        assert winner is not None
-        kind = ResultKind.DOMINO
-        loser = 1 - ruleset.side_of(winner)
-        charge = sum(lone_hand_value(ruleset, hands[s]) for s in ruleset.seats_of(loser))
-    else:
-        kind = ResultKind.FISH
-        pips = sum(sides) if ruleset.fish_charge is FishCharge.ALL_HANDS else max(sides)
         if winner is None:
-            return RoundResult(
-                kind=ResultKind.EGGS,
-                winner_seat=None,
-                hand_values=hand_values,
-                points=(0, 0),
-                eggs_carried=eggs + pips,
-                scores_after=tuple(scores),
-                dropped=(0, 0),
-            )
-        loser = 1 - ruleset.side_of(winner)
-        charge = pips
-    charge += eggs
-    if scores[loser] == 0 and charge < 13:
-        dropped[loser] = charge
-    else:
-        points[loser] = charge
+            kind = ResultKind.EGGS if kozel else ResultKind.TIED
+        else:
+            kind = ResultKind.FISH if kozel else ResultKind.BLOCKED
+    won = None if winner is None else ruleset.side_of(winner)
+    rows = tuple(
+        _side_score(ruleset, kind, side, won, hands, plain, scores[side], eggs)
+        for side in range(ruleset.sides)
+    )
+    points = tuple(r.points for r in rows)
+    laid = 0
+    if kind is ResultKind.EGGS:
+        laid = sum(plain) if ruleset.fish_charge is FishCharge.ALL_HANDS else max(plain)
     return RoundResult(
         kind=kind,
         winner_seat=winner,
         hand_values=hand_values,
-        points=(points[0], points[1]),
-        eggs_carried=0,
-        scores_after=(scores[0] + points[0], scores[1] + points[1]),
-        eggs_used=eggs,
-        dropped=(dropped[0], dropped[1]),
+        points=points,
+        eggs_carried=eggs + laid if kind is ResultKind.EGGS else 0,
+        scores_after=tuple(s + p for s, p in zip(scores, points, strict=True)),
+        eggs_used=eggs if kozel and kind is not ResultKind.EGGS else 0,
+        dropped=tuple(r.dropped for r in rows),
+        breakdown=rows,
+        eggs_laid=laid,
     )
+
+
+_WINNER_RULES = {Scoring.WINNER_TAKES: "R26", Scoring.WINNER_TAKES_ALL: "R27"}
+
+
+def _side_score(
+    ruleset: Ruleset,
+    kind: ResultKind,
+    side: int,
+    won: int | None,
+    hands: Sequence[int],
+    plain: Sequence[int],
+    score: int,
+    eggs: int,
+) -> SideScore:
+    """One side's row of the breakdown: what its points rest on, eggs, the 13-rule."""
+    charged = won is not None and side != won
+    counts = tuple(
+        hand_count(ruleset, s, hands[s], charged and kind is ResultKind.DOMINO)
+        for s in ruleset.seats_of(side)
+    )
+    total = sum(c.counted for c in counts)
+    scoring = ruleset.scoring
+    if won is None:
+        rule = "R35" if kind is ResultKind.EGGS else "R23"
+        return SideScore(side, counts, total, Basis.NOTHING, 0, 0, 0, 0, rule)
+    if scoring in _WINNER_RULES:
+        rule = _WINNER_RULES[scoring]
+        if charged:
+            return SideScore(side, counts, total, Basis.NOTHING, 0, 0, 0, 0, rule)
+        others = sum(plain) - plain[side]
+        if scoring is Scoring.WINNER_TAKES and kind is ResultKind.BLOCKED:
+            base = others - plain[side]
+            return SideScore(side, counts, total, Basis.OPPONENTS_LESS_OWN, base, 0, 0, base, rule)
+        return SideScore(side, counts, total, Basis.OPPONENTS, others, 0, 0, others, rule)
+    if scoring is Scoring.GOAT:
+        if not charged:
+            return SideScore(side, counts, total, Basis.NOTHING, 0, 0, 0, 0, "R28")
+        rule = "R28a" if any(c.lone for c in counts) else "R28"
+        return SideScore(side, counts, total, Basis.OWN, total, 0, 0, total, rule)
+    # Kozel (R33–R37a): the winning pair pays nothing; the other pays, eggs included,
+    # unless the 13-rule drops it.
+    domino = kind is ResultKind.DOMINO
+    if not charged:
+        return SideScore(side, counts, total, Basis.NOTHING, 0, 0, 0, 0, "R33" if domino else "R34")
+    if domino:
+        basis, base, rule = Basis.OWN, total, "R33"
+    elif ruleset.fish_charge is FishCharge.ALL_HANDS:
+        basis, base, rule = Basis.ALL_HANDS, sum(plain), "R34"
+    else:
+        basis, base, rule = Basis.OWN, plain[side], "R37a"
+    charge = base + eggs
+    dropped = charge if score == 0 and charge < 13 else 0
+    return SideScore(side, counts, total, basis, base, eggs, dropped, charge - dropped, rule)
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,14 @@ and the seed never appear.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from doublesix.rules.deal import Redeal
 from doublesix.rules.game import Game
 from doublesix.rules.moves import Draw, Event, Move, Pass, Play, Straighten
+from doublesix.rules.opening import Opening, OpeningReason
 from doublesix.rules.ruleset import Ruleset
 from doublesix.rules.scoring import GameResult, RoundResult
 from doublesix.tiles import TILES, Tile, tiles_of
@@ -46,7 +49,10 @@ class SeatView:
     legal_moves: tuple[Move, ...]
     """This seat's legal moves; empty unless it is this seat's turn."""
     events: tuple[PublicEvent, ...]
-    opener: int
+    opening: Opening
+    """Who opens this round and why (R16–R21). The tile that decided it is shown once it
+    is on the line, turned up for the lead (R21) or held by this seat, and after the round
+    (R25); until then another seat's tile is None here."""
     scores: tuple[int, ...]
     eggs: int
     past_results: tuple[RoundResult, ...]
@@ -54,10 +60,14 @@ class SeatView:
     revealed_hands: tuple[tuple[Tile, ...], ...] | None
     """Every hand, once the round is over (R25)."""
     game_result: GameResult
-    redeals: tuple[str, ...] = ()
+    redeals: tuple[Redeal, ...] = ()
     """R13: why deals of this round were thrown in (the thrown-in hands stay hidden)."""
     lead_draws: tuple[tuple[int, Tile], ...] = ()
     """R21: the tiles drawn face up for the first lead, in order, redraws included."""
+
+    @property
+    def opener(self) -> int:
+        return self.opening.seat
 
     @property
     def my_turn(self) -> bool:
@@ -73,6 +83,14 @@ def _public(event: Event, seat: int) -> PublicEvent:
     if isinstance(event, Draw) and event.seat != seat:
         return HiddenDraw(event.seat)
     return event
+
+
+def _seen_opening(opening: Opening, seat: int, over: bool) -> Opening:
+    """The opening as ``seat`` may see it: a deciding tile still in another hand is hidden."""
+    hidden = not (over or opening.forced or opening.reason is OpeningReason.LEAD_DRAW)
+    if hidden and opening.seat != seat and opening.tile is not None:
+        return dataclasses.replace(opening, tile=None)
+    return opening
 
 
 def seat_view(game: Game, seat: int) -> SeatView:
@@ -94,7 +112,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         turn=None if over else rnd.turn,
         legal_moves=tuple(rnd.legal_moves()) if not over and rnd.turn == seat else (),
         events=tuple(_public(e, seat) for e in rnd.events),
-        opener=current.opener,
+        opening=_seen_opening(current.opening, seat, over),
         scores=tuple(game.scores),
         eggs=game.eggs,
         past_results=tuple(r.result for r in game.rounds[:-1] if r.result is not None),

@@ -18,6 +18,7 @@ from doublesix.rules.moves import Draw, Pass, Play, Straighten
 from doublesix.rules.record import game_result_record, round_result_record
 from doublesix.rules.ruleset import Ruleset
 from doublesix.rules.scoring import GameResult
+from doublesix.rules.shapes import opening_json, redeal_json
 from doublesix.rules.view import HiddenDraw, PublicEvent, SeatView, seat_view
 from doublesix.tiles import Tile
 
@@ -120,6 +121,8 @@ def view_json(
             "continue": [],
             "timer": None,
             "redeals": [],
+            "redeal_reasons": [],
+            "opening": None,
             "lead_draws": [],
         }
     view = seen if seen is not None else view_of(game, seat)
@@ -156,7 +159,9 @@ def view_json(
         "game_result": game_result_record(view.game_result),
         "continue": sorted(ready) if status_of(game) == "round_over" else [],
         "timer": timer,
-        "redeals": list(view.redeals),
+        "redeals": [str(reason) for reason in view.redeals],
+        "redeal_reasons": [redeal_json(reason) for reason in view.redeals],
+        "opening": opening_json(view.opening),
         "lead_draws": [{"seat": s, "tile": str(t)} for s, t in view.lead_draws],
     }
 
