@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from doublesix import PRESETS, TILES, Game, IllegalMoveError, Play, preset
+from doublesix import PRESETS, Game, Play, preset
 from doublesix.names import bot_name
 from doublesix.rules import record
 from doublesix.rules.record import FORMAT, RecordError
@@ -145,26 +145,6 @@ def test_R32_house_rules_round_trip() -> None:
             written, replayed = round_trip(game)
             assert record.game_record(replayed, NAMES[:players]) == written
             same_game(game, replayed)
-
-
-def test_R39_straightening_is_recorded_and_replayed() -> None:
-    rng = random.Random(9)
-    game = Game(preset("vog-block", players=2), seed=9)
-    straightened = 0
-    while game.turn is not None:
-        line = game.round.line
-        if len(line) > 3:
-            try:
-                game.round.straighten(TILES[line[-1][0]])
-                straightened += 1
-            except IllegalMoveError:
-                pass
-        game.play(rng.choice(game.legal_moves()))
-    assert straightened
-    written, replayed = round_trip(game)
-    assert sum("straighten" in e for e in written["rounds"][0]["events"]) == straightened
-    same_game(game, replayed)
-    assert any("straightens the line at" in line for line in record_lines(written))
 
 
 def test_R32_a_record_written_by_hand_without_optional_fields_replays() -> None:

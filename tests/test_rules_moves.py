@@ -14,10 +14,8 @@ from doublesix import (
     Pass,
     Play,
     Round,
-    Straighten,
     preset,
 )
-from doublesix.rules.round import Ending
 
 BLOCK2 = preset("block", players=2)
 BLOCK3 = preset("block", players=3)
@@ -361,48 +359,3 @@ def test_R38_the_line_is_kept_as_tiles_and_ends_only() -> None:
     # The logical line, left to right; where the client turns the snake is not here.
     assert r.laid_line() == [(3, 3), (3, 1), (1, 2), (2, 5), (5, 6), (6, 6)]
     assert r.ends == (3, 6)
-
-
-def straighten_round() -> Round:
-    r = block_round("2-5 1-2 4-6 0-0", "5-6 6-6 1-3 3-3")
-    play(r, "2-5", "5-6 right", "1-2 left", "6-6 right", "4-6 right")
-    assert r.turn == 1 and r.ends == (1, 4)
-    return r
-
-
-def test_R39_straightening_is_recorded_changes_nothing_else_and_the_same_seat_plays() -> None:
-    r = straighten_round()
-    before = round_state(r)
-    legal = r.legal_moves()
-    event = r.straighten(T("1-2"))
-    assert event == Straighten(1, T("1-2"))
-    assert r.events[-1] == event
-    after = round_state(r)
-    events_at = Round.__slots__.index("events")
-    assert (
-        after[:events_at] + after[events_at + 1 :] == before[:events_at] + before[events_at + 1 :]
-    )
-    assert r.events[:-1] == list(before[events_at])
-    assert r.turn == 1
-    assert r.legal_moves() == legal
-    count = len(r.events)
-    play(r, "1-3 left")
-    assert r.events[count] == Play(1, T("1-3"), End.LEFT)
-
-
-def test_R39_the_line_cannot_turn_at_its_first_tile_or_right_behind_a_double() -> None:
-    r = straighten_round()
-    before = round_state(r)
-    for at in ("2-5", "4-6", "0-0"):
-        with pytest.raises(IllegalMoveError, match="R39"):
-            r.straighten(T(at))
-    assert round_state(r) == before
-    r.straighten(T("5-6"))
-    r.straighten(T("6-6"))
-
-
-def test_R39_straightening_after_the_round_is_refused() -> None:
-    r = block_round("6-6 0-1", "2-3 4-5", opening="6-6")
-    assert r.ending is Ending.BLOCKED
-    with pytest.raises(IllegalMoveError, match="R39"):
-        r.straighten(T("6-6"))

@@ -25,6 +25,7 @@ from doublesix.rules.moves import (
     Pass,
     Play,
     Straighten,
+    Turn,
 )
 from doublesix.rules.round import Ending, Round
 from doublesix.rules.ruleset import (
@@ -76,6 +77,7 @@ __all__ = [
     "SeatView",
     "Straighten",
     "Tile",
+    "Turn",
     "preset",
     "seat_view",
     "tile",

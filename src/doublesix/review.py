@@ -75,13 +75,13 @@ def review(game: Game, seat: int, ms: float = 300.0, seed: int = 0) -> list[Revi
             if index < len(rnd.events):
                 continue  # forced: the engine made it itself
             if isinstance(event, Straighten):
-                rnd.straighten(event.at)
+                rnd.straighten(event.at, event.turn)
                 continue
             assert isinstance(event, Play)
             move = Move(event.tile, event.end)
             if event.seat == seat:
                 out.append(_reviewed(again, seat, move, number, index, ms, seed + index))
-            again.play(move)
+            again.play(move, turn=event.turn)
     return out
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from doublesix.rules.deal import Deal, Dealer, Redeal, SeededDealer
-from doublesix.rules.moves import Event, IllegalMoveError, Move
+from doublesix.rules.moves import Event, IllegalMoveError, Move, Straighten, Turn
 from doublesix.rules.opening import Opening, OpeningReason, opening_by_tiles
 from doublesix.rules.round import Round
 from doublesix.rules.ruleset import Opener, Ruleset
 from doublesix.rules.scoring import GameResult, RoundResult, game_result, score_round
-from doublesix.tiles import TILES, VALUE
+from doublesix.tiles import TILES, VALUE, Tile
 
 
 @dataclass
@@ -67,17 +67,29 @@ class Game:
     def legal_moves(self) -> list[Move]:
         return self.round.legal_moves()
 
-    def play(self, move: Move, seat: int | None = None) -> list[Event]:
-        """Play ``move`` (for ``seat``, checked when given); returns the play and forced events."""
+    def play(self, move: Move, seat: int | None = None, turn: Turn | None = None) -> list[Event]:
+        """Play ``move`` (for ``seat``, checked when given); returns the play and forced events.
+
+        ``turn`` (R39, a hand-laid line): the tile turns left or right; None: straight on.
+        """
         if self.finished:
             raise IllegalMoveError("the game is over", "R30")
         rnd = self.round
         if seat is not None and rnd.ending is None and seat != rnd.turn:
             raise IllegalMoveError(f"it is seat {rnd.turn}'s turn, not seat {seat}'s", "R6")
-        events = rnd.play(move)
+        events = rnd.play(move, turn)
         if rnd.ending is not None:
             self._score()
         return events
+
+    def straighten(self, seat: int, at: Tile, turn: Turn) -> Straighten:
+        """R39: ``seat``, in its turn, rotates the tail of the line beyond ``at``; not a move."""
+        if self.finished:
+            raise IllegalMoveError("the game is over", "R30")
+        rnd = self.round
+        if rnd.ending is None and seat != rnd.turn:
+            raise IllegalMoveError(f"it is seat {rnd.turn}'s turn, not seat {seat}'s", "R39")
+        return rnd.straighten(at, turn)
 
     def next_round(self) -> None:
         """R25: deal the next round once the last one has been seen."""

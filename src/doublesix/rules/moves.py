@@ -20,6 +20,19 @@ class End(StrEnum):
     RIGHT = "right"
 
 
+class Turn(StrEnum):
+    """R39: where a tile of a hand-laid line goes from the end it extends, seen in the
+    direction that end runs (None: straight on); also a straightening's quarter turn."""
+
+    LEFT = "left"
+    RIGHT = "right"
+
+    @property
+    def quarter(self) -> int:
+        """+1 for a quarter turn left, -1 for one right."""
+        return 1 if self is Turn.LEFT else -1
+
+
 ENDS = (End.LEFT, End.RIGHT)
 LEFT, RIGHT, OPEN = 0, 1, 2
 """End codes of the engine: left, right, and the round's first tile (no end)."""
@@ -77,6 +90,8 @@ class Play(NamedTuple):
     seat: int
     tile: Tile
     end: End | None
+    turn: Turn | None = None
+    """R39, a hand-laid line: the tile turns left or right (None: straight on)."""
 
 
 class Draw(NamedTuple):
@@ -93,10 +108,14 @@ class Pass(NamedTuple):
 
 
 class Straighten(NamedTuple):
-    """R39: the seat straightened the drawn line; not a move, the seat plays on."""
+    """R39: the seat rotated the tail of the line beyond ``at`` a quarter ``turn``.
+
+    Not a move: the same seat lays a tile afterwards.
+    """
 
     seat: int
-    at: object
+    at: Tile
+    turn: Turn
 
 
 Event = Play | Draw | Pass | Straighten

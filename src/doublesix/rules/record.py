@@ -31,11 +31,18 @@ from doublesix.rules.moves import (
     Pass,
     Play,
     Straighten,
+    Turn,
 )
 from doublesix.rules.round import Ending
 from doublesix.rules.ruleset import RECORD_DOC, Opener, Ruleset, RulesetError, Scoring
 from doublesix.rules.scoring import GameResult, ResultKind, RoundResult
-from doublesix.rules.shapes import breakdown_json, opening_json, redeal_json
+from doublesix.rules.shapes import (
+    breakdown_json,
+    opening_json,
+    play_json,
+    redeal_json,
+    straighten_json,
+)
 from doublesix.tiles import TILES, InvalidTileError, Tile, tiles_of
 
 FORMAT = "doublesix/1"
@@ -116,16 +123,12 @@ def _deal_record(deal: Deal) -> dict[str, Any]:
 
 def _event_record(event: Event) -> dict[str, Any]:
     if isinstance(event, Play):
-        data: dict[str, Any] = {"seat": event.seat, "play": str(event.tile)}
-        if event.end is not None:
-            data["end"] = event.end.value
-        return data
+        return play_json(event)
     if isinstance(event, Draw):
         return {"seat": event.seat, "draw": str(event.tile)}
     if isinstance(event, Pass):
         return {"seat": event.seat, "pass": True}
-    at = str(event.at) if isinstance(event.at, Tile) else event.at
-    return {"seat": event.seat, "straighten": at}
+    return straighten_json(event)
 
 
 def _round_record(r: GameRound) -> dict[str, Any]:
@@ -346,10 +349,11 @@ def _parse_event(data: Any, ruleset: Ruleset, where: _Where) -> Event:
     seat = _seat(data.get("seat"), ruleset, where, "seat")
     if kind == "play":
         t = TILES[_tile(data["play"], where, "play")]
+        turn = _turn(data["turn"], where, "turn") if "turn" in data else None
         if "end" not in data:
-            return Play(seat, t, None)
+            return Play(seat, t, None, turn)
         try:
-            return Play(seat, t, End(data["end"]))
+            return Play(seat, t, End(data["end"]), turn)
         except ValueError:
             raise where.error(f"{data['end']!r} is not left or right", "R4", "end") from None
     if kind == "draw":
@@ -358,10 +362,18 @@ def _parse_event(data: Any, ruleset: Ruleset, where: _Where) -> Event:
         if data["pass"] is not True:
             raise where.error(f"{data['pass']!r}: a pass is written as true", RECORD_DOC, "pass")
         return Pass(seat)
-    at = data["straighten"]  # the tile the tail turns at (checked by R39), or any other mark
-    if isinstance(at, str):
-        at = TILES[_tile(at, where, "straighten")]
-    return Straighten(seat, at)
+    straighten = _object(data["straighten"], where, "straighten")
+    at = TILES[_tile(straighten.get("at"), where, "straighten.at")]
+    return Straighten(seat, at, _turn(straighten.get("turn"), where, "straighten.turn"))
+
+
+def _turn(value: Any, where: _Where, field: str) -> Turn:
+    if isinstance(value, str):
+        try:
+            return Turn(value)
+        except ValueError:
+            pass
+    raise where.error(f"{_short(value)} is not left or right", "R39", field)
 
 
 def _parse_round(data: Any, ruleset: Ruleset, number: int) -> _Round:
@@ -544,9 +556,9 @@ def _replay_events(game: Game, number: int, events: list[Event]) -> None:
             raise where.error(f"{_said(event)}, but it is seat {rnd.turn}'s turn", "R6")
         try:
             if isinstance(event, Straighten):
-                rnd.straighten(event.at)
+                game.straighten(event.seat, event.at, event.turn)
             else:
-                game.play(Move(event.tile, event.end))
+                game.play(Move(event.tile, event.end), turn=event.turn)
         except IllegalMoveError as e:
             raise where.error(_bare(e, e.rule), e.rule) from None
     if len(rnd.events) > len(events):
@@ -564,7 +576,7 @@ def _said(event: Event) -> str:
         return f"seat {event.seat} draws {event.tile}"
     if isinstance(event, Pass):
         return f"seat {event.seat} passes"
-    return f"seat {event.seat} straightens the line"
+    return f"seat {event.seat} straightens the line at {event.at}"
 
 
 def _forced_rule(game: Game, made: Event) -> str:
@@ -578,6 +590,8 @@ def _forced_rule(game: Game, made: Event) -> str:
 def _forced_mismatch(game: Game, made: Event, event: Event, where: _Where) -> RecordError:
     rule = _forced_rule(game, made)
     if isinstance(made, Play):
+        if isinstance(event, Play) and event[:3] == made[:3]:
+            return where.error(f"the round's first tile {made.tile} has no turn", "R39")
         if isinstance(event, Play) and event[:2] == made[:2]:
             return where.error(f"the round's first tile {made.tile} has no end", "R4")
         return where.error(f"the opening tile is forced: {_said(made)}, not {_said(event)}", rule)

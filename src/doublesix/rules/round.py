@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
+from doublesix.rules.layout import straighten_refusal, straightenings, turn_refusal
 from doublesix.rules.moves import (
     DRAWS,
     LEFT,
@@ -29,6 +30,7 @@ from doublesix.rules.moves import (
     Move,
     Play,
     Straighten,
+    Turn,
 )
 from doublesix.rules.ruleset import DrawRule, Ruleset
 from doublesix.tiles import HIGH, LOW, OTHER, SUIT, TILES, Tile, bits, tiles_of, value_of
@@ -219,40 +221,57 @@ class Round:
         if not SUIT[pip] >> t & 1:
             raise IllegalMoveError(f"{move.tile} does not fit the {move.end} end ({pip})", "R5")
 
-    def play(self, move: Move) -> list[Event]:
-        """Play ``move`` for the seat to move; returns it and the forced events after it."""
+    def play(self, move: Move, turn: Turn | None = None) -> list[Event]:
+        """Play ``move`` for the seat to move; returns it and the forced events after it.
+
+        ``turn`` (R39, a hand-laid line only): the tile turns left or right from the
+        end it extends; None lays it straight on.
+        """
         self.check(move)
-        start = len(self.events)
+        if turn is not None:
+            self._check_turn(move, turn)
+        start, seat = len(self.events), self.turn
         self.play_index(move.tile.index, move.end_code)
+        if turn is not None:
+            self.events[start] = Play(seat, move.tile, move.end, turn)
         return self.events[start:]
 
-    def straighten(self, at: object) -> Straighten:
-        """R39: note that the seat to move straightened the line; nothing else changes.
+    def _check_turn(self, move: Move, turn: object) -> None:
+        if not isinstance(turn, Turn):
+            raise InvalidMoveError(f"not a turn: {turn!r} (left or right)")
+        why = turn_refusal(self.ruleset, self.line, move.tile, move.end_code)
+        if why is not None:
+            raise IllegalMoveError(why, "R39")
 
-        ``at`` says where the tail was rotated. When it is a tile, it must be on
-        the line, not the round's first tile and not right behind a double.
+    def may_turn(self, move: Move) -> bool:
+        """R39: whether ``move`` (a legal move now) may turn left or right."""
+        return turn_refusal(self.ruleset, self.line, move.tile, move.end_code) is None
+
+    def straighten(self, at: Tile, turn: Turn) -> Straighten:
+        """R39: the seat to move rotates the tail of the line beyond ``at`` a quarter ``turn``.
+
+        Not a move: nothing but the drawing changes, and the same seat plays on.
+        Refused at the round's first tile, at a double or where the tail starts with
+        one, where nothing lies beyond ``at``, and where the tail would fold back.
         """
         if self.ending is not None:
             raise IllegalMoveError("the round is over", "R39")
-        if isinstance(at, Tile):
-            self._check_straighten_at(at)
-        event = Straighten(self.turn, at)
+        if not isinstance(at, Tile):
+            raise InvalidMoveError(f"not a tile: {at!r}")
+        if not isinstance(turn, Turn):
+            raise InvalidMoveError(f"not a turn: {turn!r} (left or right)")
+        why = straighten_refusal(self.ruleset, self.line, self.events, at, turn)
+        if why is not None:
+            raise IllegalMoveError(why, "R39")
+        event = Straighten(self.turn, at, turn)
         self.events.append(event)
         return event
 
-    def _check_straighten_at(self, at: Tile) -> None:
-        placed = [i for i, (t, _, _) in enumerate(self.line) if t == at.index]
-        if not placed:
-            raise IllegalMoveError(f"{at} is not on the line", "R39")
-        i = placed[0]
-        if i == 0:
-            raise IllegalMoveError(f"the line cannot turn across its first tile {at}", "R39")
-        arm = self.line[i][1]
-        inner = next((t for t, end, _ in reversed(self.line[:i]) if end == arm), self.line[0][0])
-        if TILES[inner].is_double:
-            raise IllegalMoveError(
-                f"the line cannot turn at {at}, right behind the double {TILES[inner]}", "R39"
-            )
+    def straightenings(self) -> list[tuple[Tile, Turn]]:
+        """R39: every (tile, turn) the seat to move may straighten the line at now."""
+        if self.ending is not None:
+            return []
+        return straightenings(self.ruleset, self.line, self.events)
 
     def hand(self, seat: int) -> list[Tile]:
         return tiles_of(self.hands[seat])

@@ -1,4 +1,5 @@
-"""The JSON shapes of the engine's reasons: the opening, a redeal, a round's breakdown.
+"""The JSON shapes of the engine's values: plays and straightenings, the opening, a redeal,
+a round's breakdown.
 
 The record (``record.py``) and the server's views write them the same way,
 so the terminal, the record's text and the browser read one shape and only
@@ -12,9 +13,26 @@ from typing import Any
 
 from doublesix.rules.breakdown import HandCount, SideScore
 from doublesix.rules.deal import Redeal
+from doublesix.rules.moves import Play, Straighten
 from doublesix.rules.opening import Opening
 
 JSON = dict[str, Any]
+
+
+def play_json(play: Play) -> JSON:
+    """``{"seat", "play", "end"?, "turn"?}``: ``end`` except for the round's first tile,
+    ``turn`` only where the tile turns (R39)."""
+    data: JSON = {"seat": play.seat, "play": str(play.tile)}
+    if play.end is not None:
+        data["end"] = play.end.value
+    if play.turn is not None:
+        data["turn"] = play.turn.value
+    return data
+
+
+def straighten_json(event: Straighten) -> JSON:
+    """``{"seat", "straighten": {"at", "turn"}}`` (R39)."""
+    return {"seat": event.seat, "straighten": {"at": str(event.at), "turn": event.turn.value}}
 
 
 def opening_json(opening: Opening) -> JSON:

@@ -22,7 +22,7 @@ from doublesix.rules.opening import Opening, OpeningReason
 from doublesix.rules.record import replay
 from doublesix.rules.ruleset import Ruleset
 from doublesix.rules.scoring import ResultKind, RoundResult
-from doublesix.tiles import TILES, Tile
+from doublesix.tiles import TILES
 
 
 def record_lines(record: Mapping[str, Any]) -> list[str]:
@@ -91,14 +91,14 @@ def _event_text(event: Event, opening: Opening | None) -> str:
     """One event; only the round's first tile has no end (R4)."""
     if isinstance(event, Play):
         if event.end is not None:
-            return f"plays {event.tile} on the {event.end}"
+            turning = "" if event.turn is None else f", turning {event.turn} (R39)"
+            return f"plays {event.tile} on the {event.end}{turning}"
         return f"opens with {event.tile}" + (f": {opening_text(opening)}" if opening else "")
     if isinstance(event, Draw):
         return f"draws {event.tile}"
     if isinstance(event, Pass):
         return "knocks"
-    at = f" at {event.at}" if isinstance(event.at, Tile) else ""
-    return f"straightens the line{at} (R39)"
+    return f"straightened the line at {event.at}, its tail a quarter turn {event.turn} (R39)"
 
 
 def _scores(ruleset: Ruleset, names: Sequence[str], scores: Sequence[int]) -> str:

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from doublesix.rules.deal import Redeal
 from doublesix.rules.game import Game
-from doublesix.rules.moves import Draw, Event, Move, Pass, Play, Straighten
+from doublesix.rules.moves import Draw, Event, Move, Pass, Play, Straighten, Turn
 from doublesix.rules.opening import Opening, OpeningReason
 from doublesix.rules.ruleset import Ruleset
 from doublesix.rules.scoring import GameResult, RoundResult
@@ -48,6 +48,10 @@ class SeatView:
     """The seat to move; None when the round is over."""
     legal_moves: tuple[Move, ...]
     """This seat's legal moves; empty unless it is this seat's turn."""
+    may_turn: tuple[bool, ...]
+    """R39: for each legal move, whether it may turn left or right (a hand-laid line)."""
+    straightenings: tuple[tuple[Tile, Turn], ...]
+    """R39: where and which way this seat may straighten the line now (its turn only)."""
     events: tuple[PublicEvent, ...]
     opening: Opening
     """Who opens this round and why (R16–R21). The tile that decided it is shown once it
@@ -100,6 +104,8 @@ def seat_view(game: Game, seat: int) -> SeatView:
     current = game.rounds[-1]
     rnd = current.play
     over = rnd.ending is not None
+    mine = not over and rnd.turn == seat
+    legal = tuple(rnd.legal_moves()) if mine else ()
     return SeatView(
         seat=seat,
         ruleset=game.ruleset,
@@ -110,7 +116,9 @@ def seat_view(game: Game, seat: int) -> SeatView:
         ends=rnd.ends,
         boneyard_count=rnd.boneyard_count,
         turn=None if over else rnd.turn,
-        legal_moves=tuple(rnd.legal_moves()) if not over and rnd.turn == seat else (),
+        legal_moves=legal,
+        may_turn=tuple(rnd.may_turn(m) for m in legal),
+        straightenings=tuple(rnd.straightenings()) if mine else (),
         events=tuple(_public(e, seat) for e in rnd.events),
         opening=_seen_opening(current.opening, seat, over),
         scores=tuple(game.scores),

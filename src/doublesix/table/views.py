@@ -18,7 +18,7 @@ from doublesix.rules.moves import Draw, Pass, Play, Straighten
 from doublesix.rules.record import game_result_record, round_result_record
 from doublesix.rules.ruleset import Ruleset
 from doublesix.rules.scoring import GameResult
-from doublesix.rules.shapes import opening_json, redeal_json
+from doublesix.rules.shapes import opening_json, play_json, redeal_json, straighten_json
 from doublesix.rules.view import HiddenDraw, PublicEvent, SeatView, seat_view
 from doublesix.tiles import Tile
 
@@ -39,10 +39,7 @@ class TableInfo:
 def event_json(event: PublicEvent, spectator: bool = False) -> JSON:
     """One public event as the protocol writes it; a spectator sees no drawn tile."""
     if isinstance(event, Play):
-        out: JSON = {"seat": event.seat, "play": str(event.tile)}
-        if event.end is not None:
-            out["end"] = event.end.value
-        return out
+        return play_json(event)
     if isinstance(event, Draw):
         return {"seat": event.seat, "draw": None if spectator else str(event.tile)}
     if isinstance(event, HiddenDraw):
@@ -50,8 +47,7 @@ def event_json(event: PublicEvent, spectator: bool = False) -> JSON:
     if isinstance(event, Pass):
         return {"seat": event.seat, "pass": True}
     assert isinstance(event, Straighten)
-    at = event.at
-    return {"seat": event.seat, "straighten": str(at) if isinstance(at, Tile) else at}
+    return straighten_json(event)
 
 
 def _tiles(tiles: Sequence[Tile]) -> list[str]:
@@ -123,6 +119,7 @@ def view_json(
             "redeals": [],
             "redeal_reasons": [],
             "opening": None,
+            "straightenings": [],
             "lead_draws": [],
         }
     view = seen if seen is not None else view_of(game, seat)
@@ -142,8 +139,8 @@ def view_json(
             []
             if spectator
             else [
-                {"tile": str(m.tile), "end": None if m.end is None else m.end.value}
-                for m in view.legal_moves
+                {"tile": str(m.tile), "end": None if m.end is None else m.end.value, "turns": t}
+                for m, t in zip(view.legal_moves, view.may_turn, strict=True)
             ]
         ),
         "events": [event_json(e, spectator) for e in view.events],
@@ -162,6 +159,7 @@ def view_json(
         "redeals": [str(reason) for reason in view.redeals],
         "redeal_reasons": [redeal_json(reason) for reason in view.redeals],
         "opening": opening_json(view.opening),
+        "straightenings": [{"at": str(at), "turn": turn.value} for at, turn in view.straightenings],
         "lead_draws": [{"seat": s, "tile": str(t)} for s, t in view.lead_draws],
     }
 
