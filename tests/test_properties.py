@@ -43,7 +43,6 @@ from doublesix import (
     seat_view,
 )
 from doublesix.rules.game import GameRound
-from doublesix.rules.opening import OpeningReason
 from doublesix.rules.round import Ending, Round
 from doublesix.rules.scoring import ResultKind
 from doublesix.tiles import TILES, heaviest, lowest, tiles_of
@@ -386,10 +385,7 @@ def check_views(game: Game) -> None:
             others = {t for s in range(game.ruleset.players) if s != seat for t in rnd.hand(s)}
             # the lead draws (R21) are public and then shuffled back, and the hands of earlier
             # rounds' results were shown to everyone (R25): they name no holder of this round
-            opening = view.opening
-            if opening.reason is OpeningReason.LEAD_DRAW:  # the opener's lead draw (R21)
-                opening = dataclasses.replace(opening, tile=None)
-            now = dataclasses.replace(view, lead_draws=(), past_results=(), opening=opening)
+            now = dataclasses.replace(view, lead_draws=(), past_results=())
             assert not others & set(view_tiles(now))
             assert view.revealed_hands is None
         for mine, real in zip(view.events, rnd.events, strict=True):
@@ -479,6 +475,13 @@ def play_game(
             exp.points,
         )
         assert result.eggs_carried == exp.eggs and result.dropped == exp.dropped
+        # the breakdown explains the same points, each side's hands summed (R24)
+        rows = result.breakdown
+        assert tuple(r.points for r in rows) == result.points
+        assert tuple(r.dropped for r in rows) == result.dropped
+        assert all(r.points == r.base + r.eggs - r.dropped for r in rows)
+        assert all(r.total == sum(c.counted for c in r.hands) for r in rows)
+        assert sorted(c.value for r in rows for c in r.hands) == sorted(result.hand_values)
         assert list(result.scores_after) == [s + p for s, p in zip(scores, exp.points, strict=True)]
         assert game.scores == list(result.scores_after)
         finished, winners, losers = expected_outcome(ruleset, game.scores, exp.winner_seat)

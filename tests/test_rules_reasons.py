@@ -98,6 +98,19 @@ def test_R19_another_seat_sees_the_deciding_tile_only_once_it_is_public_R25() ->
     assert seat_view(game, 1).opening.tile == T("1-1")  # every hand is shown now (R25)
 
 
+def test_R21_the_lead_draw_tile_is_in_lead_draws_not_in_the_openings_view() -> None:
+    _, game = golden("r21_draw_for_lead_tied_redraw_then_rotation")
+    # the round's record is over; a view of a running round 1 hides the drawn tile
+    ruleset = preset("classic", players=3)
+    running = Game(ruleset, seed=4)
+    assert running.rounds[0].opening.reason is OpeningReason.LEAD_DRAW
+    assert running.rounds[0].opening.tile is not None
+    for seat in range(3):
+        view = seat_view(running, seat)
+        assert view.opening.tile is None and view.lead_draws
+    assert game.rounds[0].opening.tile == T("4-6")
+
+
 def test_R16_a_laid_opening_tile_is_public_at_once() -> None:
     ruleset = preset("block", players=2, hand_size=2)
     game = game_of(ruleset, make_deal(ruleset, "6-6 0-1", "5-6 2-3"))
@@ -207,7 +220,8 @@ def test_R26_a_blocked_winner_scores_the_others_less_its_own() -> None:
         (Basis.NOTHING, 11, 0),
         (Basis.NOTHING, 7, 0),
     ]
-    assert won.hands == (HandCount(0, (T("0-4"),), 4, 4),)
+    assert won.hands == (HandCount(0, hand("0-4"), 4, 4),)
+    assert won.hands[0].tiles == [T("0-4")]
 
 
 def test_R23_a_tied_round_has_no_basis_anywhere() -> None:
@@ -224,7 +238,6 @@ def test_R32_the_breakdown_is_written_and_a_wrong_one_is_refused() -> None:
     assert stated == breakdown_json(game.rounds[0].result.breakdown)  # type: ignore[union-attr]
     assert stated[0]["hands"][0] == {
         "seat": 0,
-        "tiles": ["0-0"],
         "value": 0,
         "counted": 25,
         "lone": "lone_zero_zero",

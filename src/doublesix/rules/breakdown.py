@@ -9,10 +9,10 @@ the browser display these rows; none of them works a rule out again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
-from doublesix.tiles import Tile
+from doublesix.tiles import Tile, tiles_of
 
 
 class Lone(StrEnum):
@@ -38,21 +38,28 @@ class Basis(StrEnum):
     """R34: the side is charged every hand at the table (a Kozel fish)."""
 
 
-@dataclass(frozen=True)
-class HandCount:
-    """One seat's hand at the end of the round and what it counted for."""
+class HandCount(NamedTuple):
+    """One seat's hand at the end of the round and what it counted for.
+
+    (Named tuples, not dataclasses: every round of every game is scored, and these
+    are made several times a round.)
+    """
 
     seat: int
-    tiles: tuple[Tile, ...]
+    hand: int
+    """The tiles left, as a mask (``tiles`` lists them)."""
     value: int
     """Its plain value (R2)."""
     counted: int
     """What it counted for this round's points: ``value`` unless ``lone`` applies."""
     lone: Lone | None = None
 
+    @property
+    def tiles(self) -> list[Tile]:
+        return tiles_of(self.hand)
 
-@dataclass(frozen=True)
-class SideScore:
+
+class SideScore(NamedTuple):
     """One side's row: its hands, their sum, and how its points follow."""
 
     side: int

@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 from typing import Any, Final, Literal
 
 from doublesix.tiles import TILES
@@ -126,7 +127,15 @@ class Ruleset:
         return seat % 2 if self.pairs else seat
 
     def seats_of(self, side: int) -> tuple[int, ...]:
-        return tuple(s for s in range(self.players) if self.side_of(s) == side)
+        return self.seating[side]
+
+    @cached_property
+    def seating(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each side, side 0 first (kept: every round's scoring asks)."""
+        return tuple(
+            tuple(s for s in range(self.players) if self.side_of(s) == side)
+            for side in range(self.sides)
+        )
 
     @property
     def dealt(self) -> int:

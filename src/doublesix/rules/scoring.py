@@ -8,16 +8,19 @@ result carries its breakdown (``doublesix.rules.breakdown``), side by side.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
+from typing import NamedTuple
 
 from doublesix.rules.breakdown import Basis, HandCount, Lone, SideScore
 from doublesix.rules.round import Ending
 from doublesix.rules.ruleset import FishCharge, Ruleset, Scoring
-from doublesix.tiles import tile, tiles_of, value_of
+from doublesix.tiles import tile, value_of
 
 _LONE_ZERO_ZERO = tile(0, 0).bit
 _LONE_SIX_SIX = tile(6, 6).bit
+_LONE = {_LONE_ZERO_ZERO: Lone.ZERO_ZERO, _LONE_SIX_SIX: Lone.SIX_SIX}
 
 
 class ResultKind(StrEnum):
@@ -47,14 +50,40 @@ class RoundResult:
     """Eggs of earlier rounds added to this round's charge (R35)."""
     dropped: tuple[int, ...] = ()
     """Kozel charges not written under the 13-rule (R36), per side."""
-    breakdown: tuple[SideScore, ...] = ()
-    """How each side's points were made up, side 0 first."""
     eggs_laid: int = 0
     """R35: the pips this round (a tied fish) adds to the eggs; 0 for any other round."""
+    scored: Scored | None = field(default=None, compare=False, repr=False)
+    """What the round was scored from, for ``breakdown``."""
 
     @property
     def tied(self) -> bool:
         return self.winner_seat is None
+
+    @cached_property
+    def breakdown(self) -> tuple[SideScore, ...]:
+        """How each side's points were made up, side 0 first.
+
+        Worked out when first asked (every round of every game is scored, few are
+        explained); its points agree with ``points`` and ``dropped``.
+        """
+        if self.scored is None:
+            return ()
+        ruleset, hands, scores, eggs = self.scored
+        won = None if self.winner_seat is None else ruleset.side_of(self.winner_seat)
+        plain = side_values(ruleset, self.hand_values)
+        return tuple(
+            _side_score(ruleset, self.kind, side, won, hands, self.hand_values, plain, score, eggs)
+            for side, score in enumerate(scores)
+        )
+
+
+class Scored(NamedTuple):
+    """The inputs of a round's scoring: the ruleset, the hands left, scores and eggs before."""
+
+    ruleset: Ruleset
+    hands: tuple[int, ...]
+    scores: tuple[int, ...]
+    eggs: int
 
 
 def side_values(ruleset: Ruleset, hand_values: Sequence[int]) -> list[int]:
@@ -82,18 +111,15 @@ def blocked_winner(ruleset: Ruleset, hand_values: Sequence[int], last_seat: int)
     return min(seats, key=lambda s: hand_values[s])
 
 
-def hand_count(ruleset: Ruleset, seat: int, hand: int, charged_after_domino: bool) -> HandCount:
-    """One hand's row. R28a, R33: a hand charged after a domino under goat or kozel
-    scoring that is exactly 0-0 counts ``lone_zero_zero``, exactly 6-6 ``lone_six_six``
-    (R37a); every other hand counts its plain value (R2)."""
-    tiles = tuple(tiles_of(hand))
-    value = value_of(hand)
-    if charged_after_domino and ruleset.lone_doubles:
-        if hand == _LONE_ZERO_ZERO:
-            return HandCount(seat, tiles, value, ruleset.lone_zero_zero, Lone.ZERO_ZERO)
-        if hand == _LONE_SIX_SIX:
-            return HandCount(seat, tiles, value, ruleset.lone_six_six, Lone.SIX_SIX)
-    return HandCount(seat, tiles, value, value)
+def hand_count(
+    ruleset: Ruleset, seat: int, hand: int, value: int, charged_after_domino: bool
+) -> HandCount:
+    """One hand's row (``value``: its plain value, R2). R28a, R33: a hand charged after a
+    domino under goat or kozel scoring that is exactly 0-0 counts ``lone_zero_zero``,
+    exactly 6-6 ``lone_six_six`` (R37a); every other hand counts its plain value."""
+    if charged_after_domino and ruleset.lone_doubles and hand in _LONE:
+        return HandCount(seat, hand, value, _lone_value(ruleset, hand, value), _LONE[hand])
+    return HandCount(seat, hand, value, value)
 
 
 def score_round(
@@ -104,39 +130,108 @@ def score_round(
     scores: Sequence[int],
     eggs: int,
 ) -> RoundResult:
-    """Score a round that ended by ``ending``, given the hands left and the scores before it."""
+    """Score a round that ended by ``ending``, given the hands left and the scores before it.
+
+    The points are worked out here directly (it is done for every round); the
+    result's ``breakdown`` explains them from the same inputs when asked.
+    """
     hand_values = tuple(value_of(h) for h in hands)
-    plain = side_values(ruleset, hand_values)
-    kozel = ruleset.scoring is Scoring.KOZEL
+    sides = side_values(ruleset, hand_values)
+    scored = Scored(ruleset, tuple(hands), tuple(scores), eggs)
     if ending is Ending.DOMINO:
         winner: int | None = last_seat
-        kind = ResultKind.DOMINO
     else:
         winner = blocked_winner(ruleset, hand_values, last_seat)
-        if winner is None:
-            kind = ResultKind.EGGS if kozel else ResultKind.TIED
+    if ruleset.scoring is Scoring.KOZEL:
+        return _score_kozel(ruleset, ending, hands, hand_values, winner, scores, eggs, scored)
+    points = [0] * ruleset.sides
+    if winner is None:
+        kind = ResultKind.TIED
+    else:
+        kind = ResultKind.DOMINO if ending is Ending.DOMINO else ResultKind.BLOCKED
+        won = ruleset.side_of(winner)
+        others = sum(sides) - sides[won]
+        if ruleset.scoring is Scoring.GOAT:
+            if kind is ResultKind.DOMINO:  # R28a: a lone 0-0 or 6-6 counts specially
+                sides = [0] * ruleset.sides
+                for seat, hand in enumerate(hands):
+                    sides[ruleset.side_of(seat)] += _lone_value(ruleset, hand, hand_values[seat])
+            points = [0 if s == won else v for s, v in enumerate(sides)]
+        elif ruleset.scoring is Scoring.WINNER_TAKES and kind is ResultKind.BLOCKED:
+            points[won] = others - sides[won]
         else:
-            kind = ResultKind.FISH if kozel else ResultKind.BLOCKED
-    won = None if winner is None else ruleset.side_of(winner)
-    rows = tuple(
-        _side_score(ruleset, kind, side, won, hands, plain, scores[side], eggs)
-        for side in range(ruleset.sides)
-    )
-    points = tuple(r.points for r in rows)
-    laid = 0
-    if kind is ResultKind.EGGS:
-        laid = sum(plain) if ruleset.fish_charge is FishCharge.ALL_HANDS else max(plain)
+            points[won] = others
     return RoundResult(
         kind=kind,
         winner_seat=winner,
         hand_values=hand_values,
-        points=points,
-        eggs_carried=eggs + laid if kind is ResultKind.EGGS else 0,
+        points=tuple(points),
+        eggs_carried=0,
         scores_after=tuple(s + p for s, p in zip(scores, points, strict=True)),
-        eggs_used=eggs if kozel and kind is not ResultKind.EGGS else 0,
-        dropped=tuple(r.dropped for r in rows),
-        breakdown=rows,
-        eggs_laid=laid,
+        dropped=(0,) * ruleset.sides,
+        scored=scored,
+    )
+
+
+def _lone_value(ruleset: Ruleset, hand: int, value: int) -> int:
+    """R28a, R33: a losing hand after a domino; exactly 0-0 or 6-6 count specially."""
+    if hand == _LONE_ZERO_ZERO:
+        return ruleset.lone_zero_zero
+    if hand == _LONE_SIX_SIX:
+        return ruleset.lone_six_six
+    return value
+
+
+def _score_kozel(
+    ruleset: Ruleset,
+    ending: Ending,
+    hands: Sequence[int],
+    hand_values: tuple[int, ...],
+    winner: int | None,
+    scores: Sequence[int],
+    eggs: int,
+    scored: Scored,
+) -> RoundResult:
+    sides = side_values(ruleset, hand_values)
+    points = [0, 0]
+    dropped = [0, 0]
+    if ending is Ending.DOMINO:
+        assert winner is not None
+        kind = ResultKind.DOMINO
+        loser = 1 - ruleset.side_of(winner)
+        charge = sum(_lone_value(ruleset, hands[s], hand_values[s]) for s in ruleset.seating[loser])
+    else:
+        kind = ResultKind.FISH
+        pips = sum(sides) if ruleset.fish_charge is FishCharge.ALL_HANDS else max(sides)
+        if winner is None:
+            return RoundResult(
+                kind=ResultKind.EGGS,
+                winner_seat=None,
+                hand_values=hand_values,
+                points=(0, 0),
+                eggs_carried=eggs + pips,
+                scores_after=tuple(scores),
+                dropped=(0, 0),
+                eggs_laid=pips,
+                scored=scored,
+            )
+        loser = 1 - ruleset.side_of(winner)
+        charge = pips
+    charge += eggs
+    if scores[loser] == 0 and charge < 13:
+        dropped[loser] = charge
+    else:
+        points[loser] = charge
+    return RoundResult(
+        kind=kind,
+        winner_seat=winner,
+        hand_values=hand_values,
+        points=(points[0], points[1]),
+        eggs_carried=0,
+        scores_after=(scores[0] + points[0], scores[1] + points[1]),
+        eggs_used=eggs,
+        dropped=(dropped[0], dropped[1]),
+        scored=scored,
     )
 
 
@@ -149,15 +244,16 @@ def _side_score(
     side: int,
     won: int | None,
     hands: Sequence[int],
+    hand_values: Sequence[int],
     plain: Sequence[int],
     score: int,
     eggs: int,
 ) -> SideScore:
     """One side's row of the breakdown: what its points rest on, eggs, the 13-rule."""
     charged = won is not None and side != won
+    lone = charged and kind is ResultKind.DOMINO
     counts = tuple(
-        hand_count(ruleset, s, hands[s], charged and kind is ResultKind.DOMINO)
-        for s in ruleset.seats_of(side)
+        hand_count(ruleset, s, hands[s], hand_values[s], lone) for s in ruleset.seating[side]
     )
     total = sum(c.counted for c in counts)
     scoring = ruleset.scoring

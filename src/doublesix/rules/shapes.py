@@ -59,9 +59,10 @@ def redeal_json(redeal: Redeal) -> JSON:
 
 
 def hand_count_json(count: HandCount) -> JSON:
+    """``{"seat", "value", "counted", "lone"}``: no tiles — the round's hands are in the
+    record's deal and events, and in the View's ``revealed`` once the round is over (R25)."""
     return {
         "seat": count.seat,
-        "tiles": [str(t) for t in count.tiles],
         "value": count.value,
         "counted": count.counted,
         "lone": None if count.lone is None else count.lone.value,

@@ -54,9 +54,9 @@ class SeatView:
     """R39: where and which way this seat may straighten the line now (its turn only)."""
     events: tuple[PublicEvent, ...]
     opening: Opening
-    """Who opens this round and why (R16–R21). The tile that decided it is shown once it
-    is on the line, turned up for the lead (R21) or held by this seat, and after the round
-    (R25); until then another seat's tile is None here."""
+    """Who opens this round and why (R16–R21). Its tile is shown once it is on the line,
+    when it is in this seat's hand, and after the round (R25); otherwise None here, and
+    always None for a lead draw (R21), which is in ``lead_draws``."""
     scores: tuple[int, ...]
     eggs: int
     past_results: tuple[RoundResult, ...]
@@ -89,12 +89,18 @@ def _public(event: Event, seat: int) -> PublicEvent:
     return event
 
 
-def _seen_opening(opening: Opening, seat: int, over: bool) -> Opening:
-    """The opening as ``seat`` may see it: a deciding tile still in another hand is hidden."""
-    hidden = not (over or opening.forced or opening.reason is OpeningReason.LEAD_DRAW)
-    if hidden and opening.seat != seat and opening.tile is not None:
+def seen_opening(opening: Opening, seat: int | None, over: bool) -> Opening:
+    """The opening as ``seat`` may see it while the round is played: the deciding tile
+    once laid (R16, R18), or when it is in the seat's own hand (R19, R20). A tile turned
+    up for the lead (R21) went back into the set: it is in ``lead_draws``, not here.
+    ``seat`` None is a spectator, who holds no hand."""
+    if opening.tile is None or opening.forced:
+        return opening
+    if opening.reason is OpeningReason.LEAD_DRAW:  # it may lie in the boneyard now
         return dataclasses.replace(opening, tile=None)
-    return opening
+    if over or opening.seat == seat:
+        return opening
+    return dataclasses.replace(opening, tile=None)
 
 
 def seat_view(game: Game, seat: int) -> SeatView:
@@ -120,7 +126,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         may_turn=tuple(rnd.may_turn(m) for m in legal),
         straightenings=tuple(rnd.straightenings()) if mine else (),
         events=tuple(_public(e, seat) for e in rnd.events),
-        opening=_seen_opening(current.opening, seat, over),
+        opening=seen_opening(current.opening, seat, over),
         scores=tuple(game.scores),
         eggs=game.eggs,
         past_results=tuple(r.result for r in game.rounds[:-1] if r.result is not None),

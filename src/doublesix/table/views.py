@@ -19,7 +19,7 @@ from doublesix.rules.record import game_result_record, round_result_record
 from doublesix.rules.ruleset import Ruleset
 from doublesix.rules.scoring import GameResult
 from doublesix.rules.shapes import opening_json, play_json, redeal_json, straighten_json
-from doublesix.rules.view import HiddenDraw, PublicEvent, SeatView, seat_view
+from doublesix.rules.view import HiddenDraw, PublicEvent, SeatView, seat_view, seen_opening
 from doublesix.tiles import Tile
 
 JSON = dict[str, Any]
@@ -158,7 +158,11 @@ def view_json(
         "timer": timer,
         "redeals": [str(reason) for reason in view.redeals],
         "redeal_reasons": [redeal_json(reason) for reason in view.redeals],
-        "opening": opening_json(view.opening),
+        "opening": opening_json(
+            seen_opening(view.opening, None, view.round_result is not None)
+            if spectator
+            else view.opening
+        ),
         "straightenings": [{"at": str(at), "turn": turn.value} for at, turn in view.straightenings],
         "lead_draws": [{"seat": s, "tile": str(t)} for s, t in view.lead_draws],
     }
