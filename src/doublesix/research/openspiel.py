@@ -100,7 +100,8 @@ def ruleset_of(params: dict[str, Any]) -> tuple[Ruleset, bool, int]:
 def _bounds(ruleset: Ruleset, rounds: int) -> tuple[float, int]:
     """The largest return, and the longest game in actions, that ``rounds`` rounds allow."""
     round_points = sum(t.value for t in TILES) + ruleset.lone_zero_zero + ruleset.lone_six_six
-    most = float(round_points * rounds + (ruleset.target if rounds > 1 else 0))
+    target = ruleset.target if isinstance(ruleset.target, int) else 0  # "round": R40
+    most = float(round_points * rounds + (target if rounds > 1 else 0))
     per_round = ruleset.dealt * (1 + _MAX_REDEALS) + 2 * len(TILES) + len(TILES)
     return most, per_round * rounds
 
