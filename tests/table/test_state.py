@@ -210,24 +210,24 @@ def test_the_turn_timer_gives_the_move_to_a_bot_then_continue_is_pressed() -> No
 
 def test_an_away_player_gets_a_grace_period_then_a_stand_in() -> None:
     state = started(TableConfig(grace_seconds=60.0, bot_delay=0.5))
-    assert state.apply(commands.Arrive(0), 2.0).effects == [Announce()]
-    state.apply(commands.Arrive(1), 2.0)
+    assert state.apply(commands.Connect("a", 0), 2.0).effects == [Announce()]
+    state.apply(commands.Connect("b", 1), 2.0)
     assert state.away() == [] and state.wake_at() is None
     seat = mover(state)
-    state.apply(commands.Leave(seat), 10.0)
+    state.apply(commands.Disconnect("ab"[seat]), 10.0)
     assert state.away() == [{"seat": seat, "since": 10.0, "until": 70.0, "bot": False}]
     assert state.wake_at() == 70.0
     out = state.apply(commands.Tick(), 70.0)
     assert Announce() in out.effects and state.away()[0]["bot"] is True
     assert out.think is not None and out.think.stand == Stand.AWAY and out.think.delay == 0.5
-    back = state.apply(commands.Arrive(seat), 71.0)
+    back = state.apply(commands.Connect("again", seat, since=0), 71.0)
     assert back.think is None and state.away() == []  # its player plays again
 
 
 def test_a_table_everyone_left_closes_and_an_unfilled_one_expires() -> None:
     state = started(TableConfig(grace_seconds=1.0, abandon_seconds=100.0))
-    state.apply(commands.Arrive(0), 2.0)
-    state.apply(commands.Leave(0), 3.0)
+    state.apply(commands.Connect("a", 0), 2.0)
+    state.apply(commands.Disconnect("a"), 3.0)
     assert state.wake_at() is not None
     state.apply(commands.Tick(), 103.0)
     assert state.table.status == TableStatus.CLOSED and state.view(0)["closed"] == "abandoned"

@@ -27,12 +27,12 @@ from doublesix.server.addresses import AddressGuard, AddressLimits
 from doublesix.server.bodies import BodyLimit
 from doublesix.server.deps import Server
 from doublesix.server.headers import BrowserGuard
-from doublesix.server.host import Shell
 from doublesix.server.hub import Hub, LocalHub, RedisHub
 from doublesix.server.leases import Leases, LocalLeases, SqlLeases
 from doublesix.server.lobby import available_bots, rematch_of
 from doublesix.server.manager import TableManager
 from doublesix.server.relay import Relay
+from doublesix.server.requests import Shell
 from doublesix.server.reviews import Reviews
 from doublesix.server.routes import games, pages, players, records, tables
 from doublesix.server.settings import Limits, Settings

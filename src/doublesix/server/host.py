@@ -19,85 +19,27 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
 from doublesix.rules.view import SeatView
-from doublesix.server.hub import Hub
-from doublesix.server.store import Store
-from doublesix.server.thinking import Thinking
+from doublesix.server.requests import Describe, Look, Request, Shell
 from doublesix.server.workers import Busy
 from doublesix.table import commands
-from doublesix.table.config import TableConfig
 from doublesix.table.errors import Refusal, TableError
 from doublesix.table.frames import entry_frame
-from doublesix.table.model import JSON, Entry, EventKind, SeatKind, Table, TableStatus
+from doublesix.table.model import JSON, Entry, EventKind, Table, TableStatus
 from doublesix.table.state import Announce, OpenRematch, Outcome, TableState, Think
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Connect:
-    """A socket of ``seat`` (None: a spectator) says hello, after ``since``: answers the
-    table's version and the socket's first frames (a snapshot, or a resume)."""
-
-    socket: str
-    """The socket's key, unique across the server's processes."""
-    seat: int | None
-    since: int | None = None
-
-
-@dataclass(frozen=True)
-class Disconnect:
-    socket: str
-
-
-@dataclass(frozen=True)
-class Hold:
-    """Sockets of another process are at the table still (said to a new owner)."""
-
-    sockets: tuple[tuple[str, int], ...]
-    """Each socket's key and seat."""
-
-
-@dataclass(frozen=True)
-class Look:
-    """The engine's view of ``seat`` now (None before the start)."""
-
-    seat: int
-
-
-@dataclass(frozen=True)
-class Describe:
-    """The table's settings, seats and summary now."""
-
-
-Request = commands.Command | Connect | Disconnect | Hold | Look | Describe
 
 
 @dataclass
 class _Job:
     request: Request
     future: asyncio.Future[Any] | None = field(default=None, repr=False)
-
-
-@dataclass(frozen=True)
-class Shell:
-    """What a host needs besides its table: where to store, publish and think."""
-
-    store: Store
-    hub: Hub
-    thinking: Thinking
-    config: TableConfig
-    levels: Sequence[str]
-    clock: Callable[[], float]
-    idle_seconds: float
-    """A finished or closed table nobody watches leaves memory after this long."""
-    rematch: Callable[[Table], Awaitable[str]]
-    """Makes the rematch of a finished table and answers the new table's id."""
 
 
 class TableHost:
@@ -112,8 +54,6 @@ class TableHost:
         self._queue: asyncio.Queue[_Job] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._thinking: tuple[Think, asyncio.Task[None]] | None = None
-        self._sockets: dict[int, set[str]] = {}
-        """The sockets of each human seat, wherever they are (their keys)."""
         self._rematching: asyncio.Task[None] | None = None
 
     @property
@@ -207,14 +147,6 @@ class TableHost:
     async def _answer(self, request: Request) -> Any:
         state = self.state
         match request:
-            case Connect(socket=socket, seat=seat, since=since):
-                return await self._connect(socket, seat, since)
-            case Disconnect(socket=socket):
-                return await self._disconnect(socket)
-            case Hold(sockets=sockets):
-                for socket, seat in sockets:
-                    await self._hold(socket, seat)
-                return None
             case Look(seat=seat):
                 return None if state.game is None else state.seat_view(seat)
             case Describe():
@@ -267,44 +199,13 @@ class TableHost:
                 raise RuntimeError(f"table {self.id} is gone from the store")
             entries = await store.events(self.id)
             now = shell.clock()
+            sockets = tuple(self.state.sockets.items())
             self.state = TableState.rebuild(table, entries, shell.config, shell.levels, now)
             self.table = table.copy()
-            for seat in self._sockets:
-                self.state.apply(commands.Arrive(seat), now)
+            self.state.apply(commands.Hold(sockets), now)
             self._think(self.state.think())
         except Exception:
             log.exception("table %s: could not rebuild", self.id)
-
-    # --- sockets ------------------------------------------------------------------------
-
-    async def _connect(
-        self, socket: str, seat: int | None, since: int | None
-    ) -> tuple[int, list[str]]:
-        if seat is not None:
-            await self._hold(socket, seat)
-        state = self.state
-        frames = state.greeting(seat, since) or [json.dumps(state.snapshot(seat))]
-        return state.table.version, frames
-
-    async def _hold(self, socket: str, seat: int) -> None:
-        if self.state.table.seats[seat].kind != SeatKind.HUMAN:
-            return
-        sockets = self._sockets.setdefault(seat, set())
-        sockets.add(socket)
-        if len(sockets) == 1:
-            await self._apply(commands.Arrive(seat))
-
-    async def _disconnect(self, socket: str) -> None:
-        for seat, sockets in list(self._sockets.items()):
-            if socket in sockets:
-                sockets.discard(socket)
-                if not sockets:
-                    del self._sockets[seat]
-                    await self._apply(commands.Leave(seat))
-
-    def sockets(self) -> set[str]:
-        """The keys of every socket at the table."""
-        return {k for keys in self._sockets.values() for k in keys}
 
     # --- bots ---------------------------------------------------------------------------
 
@@ -327,7 +228,7 @@ class TableHost:
             await asyncio.sleep(think.delay)
         view: SeatView = think.view
         try:
-            watched = bool(self._sockets)  # a human seat has a socket open
+            watched = bool(self.state.sockets)  # a human seat has a socket open
             move = await self.shell.thinking.choose(
                 think.level, think.seed, view, table=self.id, watched=watched
             )

@@ -15,12 +15,14 @@ import contextlib
 import logging
 from typing import Any
 
-from doublesix.server.host import Disconnect, Hold, Shell, TableHost
+from doublesix.server.host import TableHost
 from doublesix.server.hub import RedisHub
 from doublesix.server.leases import Leases, LocalLeases
 from doublesix.server.relay import Relay
 from doublesix.server.remote import RemoteTable, TableLink, answer_json, decode
+from doublesix.server.requests import Shell
 from doublesix.server.store import Store
+from doublesix.table import commands
 from doublesix.table.errors import Refusal, TableError
 from doublesix.table.model import JSON, Table, TableStatus
 from doublesix.table.state import TableState
@@ -162,13 +164,13 @@ class TableManager:
     async def _forget_dead_sockets(self) -> None:
         """Sockets held by processes that died: their players are away now."""
         assert self.relay is not None
-        sockets = {key: host for host in self.hosts.values() for key in host.sockets()}
+        sockets = {key: host for host in self.hosts.values() for key in host.state.sockets}
         processes = {key.rsplit("/", 1)[0] for key in sockets} - {self.process}
         dead = processes - await self.relay.living(processes)
         for key, host in sockets.items():
             if key.rsplit("/", 1)[0] in dead:
                 with contextlib.suppress(TableError):
-                    await host.submit(Disconnect(key))
+                    await host.submit(commands.Disconnect(key))
 
     async def _forwarded(self, table_id: str, op: str, args: JSON) -> Any:
         """Carry out a request that another process forwarded to this owner."""
@@ -188,6 +190,6 @@ class TableManager:
         try:
             link = await self.get(table_id)
             if link is not None and sockets:
-                await link.submit(Hold(sockets))
+                await link.submit(commands.Hold(sockets))
         except TableError as e:
             log.warning("table %s: its new owner was not told who is here: %s", table_id, e)

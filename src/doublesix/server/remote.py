@@ -14,8 +14,8 @@ from dataclasses import asdict
 from typing import Any, Protocol
 
 from doublesix.rules.moves import End, Move
-from doublesix.server.host import Connect, Describe, Disconnect, Hold, Request
 from doublesix.server.relay import Relay, RelayError
+from doublesix.server.requests import Describe, Request
 from doublesix.table import commands
 from doublesix.table.commands import Phrase, Player
 from doublesix.table.errors import Refusal, TableError
@@ -57,11 +57,11 @@ def encode(request: Request) -> tuple[str, JSON]:
             return "chat", {"seat": seat, "player": _player(player), "text": text, "phrase": said}
         case commands.Rematch(seat=seat):
             return "rematch", {"seat": seat}
-        case Connect(socket=socket, seat=seat, since=since):
+        case commands.Connect(socket=socket, seat=seat, since=since):
             return "connect", {"socket": socket, "seat": seat, "since": since}
-        case Disconnect(socket=socket):
+        case commands.Disconnect(socket=socket):
             return "disconnect", {"socket": socket}
-        case Hold(sockets=sockets):
+        case commands.Hold(sockets=sockets):
             return "hold", {"sockets": [list(s) for s in sockets]}
         case Describe():
             return "describe", {}
@@ -88,11 +88,11 @@ def decode(op: str, args: JSON) -> Request:
         case "rematch":
             return commands.Rematch(args["seat"])
         case "connect":
-            return Connect(args["socket"], args["seat"], args["since"])
+            return commands.Connect(args["socket"], args["seat"], args["since"])
         case "disconnect":
-            return Disconnect(args["socket"])
+            return commands.Disconnect(args["socket"])
         case "hold":
-            return Hold(tuple((key, seat) for key, seat in args["sockets"]))
+            return commands.Hold(tuple((key, seat) for key, seat in args["sockets"]))
         case "describe":
             return Describe()
     raise ValueError(f"no operation {op!r}")
@@ -119,7 +119,7 @@ def answer_json(answer: Any) -> Any:
 def answer_from(request: Request, data: Any) -> Any:
     if isinstance(data, dict) and "table" in data:
         return table_from(data["table"])
-    if isinstance(request, commands.Join | Connect):
+    if isinstance(request, commands.Join | commands.Connect):
         return tuple(data)
     return data
 

@@ -23,7 +23,6 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from doublesix.server.deps import COOKIE, Server
-from doublesix.server.host import Connect, Disconnect, Request
 from doublesix.server.incoming import (
     ChatFrame,
     ContinueFrame,
@@ -36,6 +35,7 @@ from doublesix.server.incoming import (
     parse_frame,
 )
 from doublesix.server.remote import TableLink
+from doublesix.server.requests import Request
 from doublesix.table import commands
 from doublesix.table.errors import Refusal, TableError
 from doublesix.table.model import JSON, Table
@@ -217,7 +217,9 @@ async def _serve(
     try:
         await server.hub.follow(table_id)
         server.hub.subscribe(table_id, conn)
-        version, frames = await _submit(server, table_id, Connect(socket.key, conn.seat, since))
+        version, frames = await _submit(
+            server, table_id, commands.Connect(socket.key, conn.seat, since)
+        )
         conn.start(version, frames)
         if conn.seat is not None:
             here[socket.key] = conn.seat
@@ -245,7 +247,7 @@ async def _serve(
         server.hub.unsubscribe(table_id, conn)
         if here.pop(socket.key, None) is not None:
             with contextlib.suppress(TableError):  # a table that stopped has nobody to tell
-                await _submit(server, table_id, Disconnect(socket.key))
+                await _submit(server, table_id, commands.Disconnect(socket.key))
         if not here:
             server.sockets.pop(table_id, None)
         if sender is not None:

@@ -99,17 +99,27 @@ class BotMove:
 
 
 @dataclass(frozen=True)
-class Arrive:
-    """``seat``'s player has a socket again (its first one)."""
+class Connect:
+    """A socket of ``seat`` (None: a spectator) says hello, after version ``since``; the
+    answer is the table's version and the socket's first frames (a snapshot, or a resume)."""
 
-    seat: int
+    socket: str
+    """The socket's key, unique among all the server's sockets."""
+    seat: int | None
+    since: int | None = None
 
 
 @dataclass(frozen=True)
-class Leave:
-    """``seat``'s player has no socket left."""
+class Disconnect:
+    socket: str
 
-    seat: int
+
+@dataclass(frozen=True)
+class Hold:
+    """These sockets are at the table (told again to a table rebuilt or taken over)."""
+
+    sockets: tuple[tuple[str, int], ...]
+    """Each socket's key and seat."""
 
 
 @dataclass(frozen=True)
@@ -131,8 +141,9 @@ Command = (
     | Rematch
     | RematchOpened
     | BotMove
-    | Arrive
-    | Leave
+    | Connect
+    | Disconnect
+    | Hold
     | Start
     | Tick
 )

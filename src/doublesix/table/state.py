@@ -108,6 +108,8 @@ class TableState:
         """Human seats that pressed Continue since the round ended (R25)."""
         self.gone: dict[int, float] = {s: now for s in table.humans}
         """Human seats without a socket, and since when."""
+        self.sockets: dict[str, int] = {}
+        """The sockets of human seats, wherever they are: each one's key and seat."""
         self.stand_in: set[int] = set()
         """Away seats past their grace period: a bot plays for them until they are back."""
         self.late: int | None = None
@@ -212,10 +214,15 @@ class TableState:
                 if self.rematch_table is None:
                     self.rematch_table = command.table
                     self._log(out, EventKind.REMATCH, None, {"table": command.table}, now)
-            case commands.Arrive():
-                self._arrive(command.seat, out)
-            case commands.Leave():
-                self._leave(command.seat, now, out)
+            case commands.Connect():
+                if command.seat is not None:
+                    self._hold(command.socket, command.seat, out)
+                out.answer = self._greet(command.seat, command.since)
+            case commands.Disconnect():
+                self._release(command.socket, now, out)
+            case commands.Hold():
+                for socket, seat in command.sockets:
+                    self._hold(socket, seat, out)
             case commands.Start():
                 self._start_if_full(now, out)
             case commands.Tick():
@@ -475,16 +482,26 @@ class TableState:
         if set(self.table.humans) <= self.rematch:
             out.effects.append(OpenRematch(self.table.copy()))
 
-    def _arrive(self, seat: int, out: Outcome) -> None:
+    def _hold(self, socket: str, seat: int, out: Outcome) -> None:
+        """A socket of ``seat`` is here: its player is back, if it was away."""
+        if self.table.seats[seat].kind != SeatKind.HUMAN:
+            return
+        self.sockets[socket] = seat
         if seat in self.gone:
             del self.gone[seat]
             self.stand_in.discard(seat)
             out.effects.append(Announce())
 
-    def _leave(self, seat: int, now: float, out: Outcome) -> None:
-        if self.table.seats[seat].kind == SeatKind.HUMAN and seat not in self.gone:
+    def _release(self, socket: str, now: float, out: Outcome) -> None:
+        """A socket closed: the seat's player is away once it has none left."""
+        seat = self.sockets.pop(socket, None)
+        if seat is not None and seat not in self.sockets.values():
             self.gone[seat] = now
             out.effects.append(Announce())
+
+    def _greet(self, viewer: Viewer, since: int | None) -> tuple[int, list[str]]:
+        frames = self.greeting(viewer, since) or [json.dumps(self.snapshot(viewer))]
+        return self.table.version, frames
 
     def _tick(self, now: float, out: Outcome) -> None:
         """Act on every clock that has run out by ``now``."""

@@ -11,7 +11,6 @@ from limits.strategies import MovingWindowRateLimiter
 
 from doublesix.server.deps import GuestDep, MaybeGuest, Server, ServerDep, not_found
 from doublesix.server.errors import CommandError
-from doublesix.server.host import Describe
 from doublesix.server.lobby import (
     BotIn,
     JoinIn,
@@ -22,6 +21,7 @@ from doublesix.server.lobby import (
     table_json,
 )
 from doublesix.server.remote import TableLink
+from doublesix.server.requests import Describe
 from doublesix.table import commands
 from doublesix.table.model import Table, TableStatus
 
