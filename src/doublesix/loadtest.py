@@ -12,7 +12,8 @@ Measured:
 
 - moves: tiles played at the tables (by clients and by bots) per second;
 - latency: from a client sending a command to every client of its table
-  having the update it caused (one clock: all clients live in this process);
+  having the update it caused (one clock: all clients live in this process;
+  with several ``urls``, the clients of a table talk to different processes);
 - errors: error frames (``rate_limited`` is counted apart: the client waits
   and sends again), refused requests, sockets that failed or closed early;
 - lost and duplicated events: every client checks that the versions it gets
@@ -41,6 +42,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
@@ -60,7 +62,8 @@ class LoadError(Exception):
 
 @dataclass(frozen=True)
 class LoadConfig:
-    url: str = "http://127.0.0.1:8000"
+    urls: tuple[str, ...] = ("http://127.0.0.1:8000",)
+    """The server's processes: the clients of each table are spread over them in turn."""
     tables: int = 10
     clients: int = 40
     seconds: float = 30.0
@@ -168,9 +171,11 @@ class _Table:
 
 
 class _Client:
-    def __init__(self, run: _Run, name: str) -> None:
+    def __init__(self, run: _Run, name: str, server: _Server) -> None:
         self.run = run
         self.name = name
+        self.server = server
+        """The process this client talks to."""
         self.cookie: str | None = None
         self.token: str | None = None
         self.table: _Table | None = None
@@ -198,7 +203,7 @@ class _Client:
             async for message in ws:
                 now = time.perf_counter()
                 self.run.stats.frames += 1
-                frame = json.loads(message)
+                frame = orjson.loads(message)
                 self._take(frame, now)
                 if self.run.stopping.is_set():
                     if self._caught_up():
@@ -212,9 +217,13 @@ class _Client:
                 self.run.stats.errors[f"socket: {type(e).__name__}"] += 1
 
     def _caught_up(self) -> bool:
+        """Whether this client has its table's last version (known once the run stopped and
+        asked every table for it; until then, it reads on)."""
         table = self.table
-        # a table that came after the stop (a game ended just then) is not waited for
-        return table is None or self.version >= self.run.final.get(table.id, 0)
+        if table is None:
+            return True
+        final = self.run.final.get(table.id)
+        return final is not None and self.version >= final
 
     def _take(self, frame: dict[str, Any], now: float) -> None:
         kind = frame.get("type")
@@ -295,21 +304,14 @@ class _Client:
             self.run.stats.errors[f"socket: {type(e).__name__}"] += 1
 
 
-class _Run:
-    def __init__(self, config: LoadConfig) -> None:
-        self.config = config
-        self.host, self.port, self.base = check_url(config.url)
-        self.netloc = (
-            f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
-        )
-        self.stats = Stats()
-        self.stopping = asyncio.Event()
-        self.closing = False
-        self.measuring = False
-        self.final: dict[str, int] = {}
-        """Table id → its version when the play stopped (the drain waits for it)."""
-        self.gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
-        self.tables: list[_Table] = []
+class _Server:
+    """One of the server's processes: its address, and an HTTP client for it."""
+
+    def __init__(self, url: str, gate: asyncio.Semaphore) -> None:
+        host, port, self.base = check_url(url)
+        self.url = url
+        self.netloc = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        self.gate = gate
         # each client sends its own cookie: the shared client keeps none
         keep_none = CookieJar(DefaultCookiePolicy(allowed_domains=[]))
         self.client = httpx.AsyncClient(
@@ -334,6 +336,20 @@ class _Run:
             answer = r.text
         return r.status_code, answer, r.cookies.get("ds_guest")
 
+
+class _Run:
+    def __init__(self, config: LoadConfig) -> None:
+        self.config = config
+        self.gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
+        self.servers = [_Server(url, self.gate) for url in config.urls]
+        self.stats = Stats()
+        self.stopping = asyncio.Event()
+        self.closing = False
+        self.measuring = False
+        self.final: dict[str, int] = {}
+        """Table id → its version when the play stopped (the drain waits for it)."""
+        self.tables: list[_Table] = []
+
     def layout(self) -> list[int]:
         """How many clients sit at each table."""
         c = self.config
@@ -352,7 +368,9 @@ class _Run:
         return players
 
     async def guest(self, client: _Client) -> None:
-        status, answer, cookie = await self.http("POST", "/api/guest", {"name": client.name})
+        status, answer, cookie = await client.server.http(
+            "POST", "/api/guest", {"name": client.name}
+        )
         if status != 200 or cookie is None:
             raise LoadError(f"POST /api/guest: {status} {answer}")
         client.cookie = cookie
@@ -366,13 +384,15 @@ class _Run:
         body: dict[str, Any] = {"preset": c.preset, "seats": seats, "hints": False}
         if c.target is not None:
             body["options"] = {"target": c.target}
-        status, answer, _ = await self.http("POST", "/api/tables", body, clients[0].cookie)
+        status, answer, _ = await clients[0].server.http(
+            "POST", "/api/tables", body, clients[0].cookie
+        )
         if status != 200:
             raise LoadError(f"POST /api/tables: {status} {answer}")
         table_id = str(answer["id"])
         clients[0].token = answer["token"]
         for n, client in enumerate(clients[1:], 1):
-            status, answer, _ = await self.http(
+            status, answer, _ = await client.server.http(
                 "POST", f"/api/tables/{table_id}/join", {"seat": n}, client.cookie
             )
             if status != 200:
@@ -386,13 +406,14 @@ class _Run:
 
     async def connect(self, client: _Client, stack: contextlib.AsyncExitStack) -> None:
         assert client.table is not None
-        url = f"ws://{self.netloc}{self.base}/ws/table/{client.table.id}"
+        server = client.server
+        url = f"ws://{server.netloc}{server.base}/ws/table/{client.table.id}"
         async with self.gate:
             ws = await stack.enter_async_context(
                 connect(url, open_timeout=60, close_timeout=2, max_size=2**20)
             )
             await ws.send(json.dumps({"type": "hello", "token": client.token, "since": None}))
-            first = json.loads(await ws.recv())
+            first = orjson.loads(await ws.recv())
         if first.get("type") != "snapshot":
             raise LoadError(f"hello answered with {first}")
         client.ws = ws
@@ -419,7 +440,7 @@ class _Run:
                 await self.connect(client, stack)
 
     async def table_version(self, table_id: str) -> int | None:
-        status, answer, _ = await self.http("GET", f"/api/tables/{table_id}")
+        status, answer, _ = await self.servers[0].http("GET", f"/api/tables/{table_id}")
         return int(answer["version"]) if status == 200 else None
 
 
@@ -439,26 +460,34 @@ async def run_load(config: LoadConfig) -> dict[str, Any]:
             run.seats(humans)
         return await _run_load(config, run)
     finally:
-        await run.client.aclose()
+        for server in run.servers:
+            await server.client.aclose()
 
 
 async def _run_load(config: LoadConfig, run: _Run) -> dict[str, Any]:
     layout = run.layout()
     setup_budget = config.setup_seconds or 30.0 + 0.06 * config.clients
     started = time.perf_counter()
-    try:
-        status, _, _ = await asyncio.wait_for(run.http("GET", "/api/bots"), 10)
-    except (OSError, TimeoutError, httpx.HTTPError) as e:
-        raise LoadError(f"no doublesix server at {config.url}: {e}") from None
-    if status != 200:
-        raise LoadError(f"{config.url} does not answer like a doublesix server ({status})")
+    for server in run.servers:
+        try:
+            status, _, _ = await asyncio.wait_for(server.http("GET", "/api/bots"), 10)
+        except (OSError, TimeoutError, httpx.HTTPError) as e:
+            raise LoadError(f"no doublesix server at {server.url}: {e}") from None
+        if status != 200:
+            raise LoadError(f"{server.url} does not answer like a doublesix server ({status})")
 
     async with contextlib.AsyncExitStack() as stack:
         groups: list[list[_Client]] = []
 
         async def setup() -> None:
             for t, humans in enumerate(layout):
-                groups.append([_Client(run, f"load {t}.{i}") for i in range(humans)])
+                servers = run.servers
+                groups.append(
+                    [
+                        _Client(run, f"load {t}.{i}", servers[(t + i) % len(servers)])
+                        for i in range(humans)
+                    ]
+                )
             await asyncio.gather(*(run.guest(c) for g in groups for c in g))
             run.tables = list(await asyncio.gather(*(run.new_table(g) for g in groups)))
             await asyncio.gather(*(run.connect(c, stack) for g in groups for c in g))
@@ -533,7 +562,7 @@ def report(
         return None if x is None else round(x * 1000, 2)
 
     return {
-        "url": config.url,
+        "urls": list(config.urls),
         "tables": config.tables,
         "clients": config.clients,
         "connected": stats.connected,
@@ -569,7 +598,7 @@ def text_report(figures: dict[str, Any]) -> str:
     lines = [
         f"doublesix loadtest: {figures['clients']} clients ({figures['connected']} connected) "
         f"at {figures['tables']} tables of {figures['preset']}, "
-        f"think {figures['think'][0]}-{figures['think'][1]} s, {figures['url']}",
+        f"think {figures['think'][0]}-{figures['think'][1]} s, {', '.join(figures['urls'])}",
         f"  setup     {figures['setup_seconds']} s; played {figures['seconds']} s",
         f"  moves     {figures['moves']} ({figures['moves_per_second']}/s); "
         f"commands {figures['commands']} ({figures['commands_per_second']}/s); "

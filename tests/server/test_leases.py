@@ -80,10 +80,10 @@ def test_an_expired_lease_passes_on_and_the_old_owner_cannot_write(
         changed = _table("t")
         changed.version = 1
         entry = [Entry(1, EventKind.CHAT, 0, {"from": "Anna", "text": "late"}, clock.now)]
-        store.fence = Fence("a", clock)
+        store.fence = Fence("a", clock, 5.0)
         with pytest.raises(StaleVersionError):
             await store.commit(changed, entry)
-        store.fence = Fence("b", clock)
+        store.fence = Fence("b", clock, 5.0)
         await store.commit(changed, entry)  # the owner writes
         assert [e.version for e in await store.events("t")] == [1]
         await b.release("t")

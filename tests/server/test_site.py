@@ -12,8 +12,10 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from doublesix.cli import main
 from doublesix.rules.record import replay
 
 from .site_helpers import Process, Site
@@ -219,3 +221,22 @@ def test_bots_and_clocks_resume_on_the_new_owner(site: Site) -> None:
             break
         assert time.monotonic() < deadline, "the bot and the clock did not resume"
         time.sleep(0.3)
+
+
+def test_a_load_test_spreads_each_table_over_both_processes(
+    site: Site, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = site.start(), site.start()
+    code = main(
+        [
+            "loadtest", "--url", a.url, "--url", b.url, "--tables", "4", "--clients", "8",
+            "--seconds", "4", "--think", "0-0.05", "--target", "30", "--json",
+        ]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0, out
+    figures = json.loads(out)
+    assert figures["urls"] == [a.url, b.url]
+    assert figures["moves"] > 20 and figures["latency_ms"]["count"] > 10
+    assert figures["errors"] == 0, figures["errors_by_kind"]
+    assert figures["lost"] == 0 and figures["duplicated"] == 0

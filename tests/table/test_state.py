@@ -22,6 +22,7 @@ from doublesix.table.state import Announce, OpenRematch, TableState
 
 LEVELS = ("random", "greedy")
 ANNA, BEN, CARLA = Player("a", "Anna"), Player("b", "Ben"), Player("c", "Carla")
+TOKEN = "a-new-seat's-token"
 
 
 def table(*seats: Seat, name: str = "block", timer: float | None = None, seed: int = 7) -> Table:
@@ -55,7 +56,7 @@ def open_state(config: TableConfig | None = None, **kw: Any) -> TableState:
 
 def started(config: TableConfig | None = None, **kw: Any) -> TableState:
     state = open_state(config, **kw)
-    state.apply(commands.Join(BEN), 1.0)
+    state.apply(commands.Join(BEN, TOKEN), 1.0)
     assert state.table.status == TableStatus.PLAYING
     return state
 
@@ -79,16 +80,16 @@ def frozen(state: TableState) -> str:
 
 def test_joining_fills_the_seat_then_the_game_starts() -> None:
     state = open_state()
-    out = state.apply(commands.Join(BEN), 1.0)
+    out = state.apply(commands.Join(BEN, TOKEN), 1.0)
     seat, token = out.answer  # type: ignore[misc]
-    assert seat == 1 and token
+    assert seat == 1 and token == TOKEN  # the edge chose it: the core draws no secrets
     assert [e.kind for e in out.entries] == [EventKind.SEAT, EventKind.START]
     assert [e.version for e in out.entries] == [1, 2]
     assert state.table.status == TableStatus.PLAYING and state.table.version == 2
-    again = state.apply(commands.Join(BEN), 2.0)
+    again = state.apply(commands.Join(BEN, TOKEN), 2.0)
     assert again.answer == (1, token) and again.entries == []  # the same seat, nothing new
     with pytest.raises(TableError) as e:
-        state.apply(commands.Join(CARLA), 2.0)
+        state.apply(commands.Join(CARLA, TOKEN), 2.0)
     assert e.value.code == Refusal.STARTED
 
 
@@ -99,15 +100,15 @@ def test_an_invited_seat_is_taken_only_with_its_code() -> None:
         LEVELS,
         0.0,
     )
-    for asked in (commands.Join(CARLA, seat=1), commands.Join(CARLA, invite="guess")):
+    for asked in (commands.Join(CARLA, TOKEN, seat=1), commands.Join(CARLA, TOKEN, invite="guess")):
         with pytest.raises(TableError) as e:
             state.apply(asked, 1.0)
         assert e.value.code == Refusal.INVITE and e.value.field == "invite"
-    assert state.apply(commands.Join(CARLA), 1.0).answer[0] == 2  # type: ignore[index]
+    assert state.apply(commands.Join(CARLA, TOKEN), 1.0).answer[0] == 2  # type: ignore[index]
     with pytest.raises(TableError) as e:
-        state.apply(commands.Join(Player("d", "Dora")), 1.0)  # only the invited seat is left
+        state.apply(commands.Join(Player("d", "Dora"), TOKEN), 1.0)  # only the invited seat is left
     assert e.value.code == Refusal.INVITE
-    assert state.apply(commands.Join(BEN, invite="code-1"), 2.0).answer[0] == 1  # type: ignore[index]
+    assert state.apply(commands.Join(BEN, TOKEN, invite="code-1"), 2.0).answer[0] == 1  # type: ignore[index]
     assert state.table.status == TableStatus.PLAYING
 
 
@@ -241,7 +242,7 @@ def test_a_table_everyone_left_closes_and_an_unfilled_one_expires() -> None:
     out = waiting.apply(commands.Tick(), 50.0)
     assert out.entries[0].kind == EventKind.CLOSE and waiting.table.status == TableStatus.CLOSED
     with pytest.raises(TableError) as e:
-        waiting.apply(commands.Join(BEN), 51.0)
+        waiting.apply(commands.Join(BEN, TOKEN), 51.0)
     assert e.value.code == Refusal.CLOSED
 
 
@@ -326,7 +327,7 @@ def test_draws_are_shown_to_the_drawer_only() -> None:
     state = TableState(
         table(anna(), Seat(1, SeatKind.OPEN), name="draw"), TableConfig(), LEVELS, 0.0
     )
-    state.apply(commands.Join(BEN), 1.0)
+    state.apply(commands.Join(BEN, TOKEN), 1.0)
     drawn = None
     for _ in range(200):
         game = state.game

@@ -24,8 +24,10 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--url",
-        default="http://127.0.0.1:8000",
-        help="the server, on this machine only (%(default)s)",
+        action="append",
+        default=None,
+        help="the server, on this machine only (default http://127.0.0.1:8000); give it "
+        "again for each process of a site: the clients of a table are spread over them",
     )
     parser.add_argument("--tables", type=int, default=10, help="tables (%(default)s)")
     parser.add_argument(
@@ -65,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         config = LoadConfig(
-            url=args.url,
+            urls=tuple(args.url or ["http://127.0.0.1:8000"]),
             tables=args.tables,
             clients=args.clients,
             seconds=args.seconds,
@@ -78,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
         )
         from doublesix.loadtest import check_url
 
-        check_url(config.url)  # before anything connects anywhere
+        for url in config.urls:
+            check_url(url)  # before anything connects anywhere
     except LoadError as e:
         raise UsageError(str(e)) from None
     budget = 30.0 + 0.06 * config.clients + config.seconds + EXTRA_SECONDS

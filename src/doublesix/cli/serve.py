@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn  # the web stack loads only for this command
 
     from doublesix.server.app import SERVE_ENV
-    from doublesix.server.connections import GuardedH11Protocol
+    from doublesix.server.connections import GuardedH11Protocol, OneAddressH11Protocol
     from doublesix.server.quietlog import log_config
     from doublesix.server.store import database_url
 
@@ -156,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         log_level=args.log_level,
         log_config=log_config(args.log_level),
-        http=GuardedH11Protocol,  # headers within 10 s; 64 connections per address
+        # headers within 10 s; 64 connections per address (not with --no-limits)
+        http=OneAddressH11Protocol if args.no_limits else GuardedH11Protocol,
         timeout_keep_alive=5,
         limit_concurrency=CONNECTIONS,
         h11_max_incomplete_event_size=16 * 1024,  # a request's line and headers

@@ -160,7 +160,7 @@ async def _site(store: Store, settings: Settings) -> AsyncIterator[_Site]:
     redis = Redis.from_url(settings.redis_url)
     relay = Relay(redis, process)
     await relay.start()
-    store.fence = Fence(process, settings.clock)
+    store.fence = Fence(process, settings.clock, settings.lease_seconds)
     try:
         leases = SqlLeases(store.engine, process, settings.lease_seconds, settings.clock)
         yield _Site(RedisHub(relay), leases, relay)

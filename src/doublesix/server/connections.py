@@ -118,3 +118,10 @@ class GuardedH11Protocol(H11Protocol):
 def open_connections() -> dict[str, int]:
     """Open HTTP connections per address (for tests and the log)."""
     return dict(_open)
+
+
+class OneAddressH11Protocol(GuardedH11Protocol):
+    """The header timeout without the cap per address (``serve --no-limits``: a load test
+    from one address)."""
+
+    per_address = 1 << 30

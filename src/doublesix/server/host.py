@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
@@ -26,10 +25,11 @@ from typing import Any
 
 from doublesix.rules.view import SeatView
 from doublesix.server.requests import Describe, Look, Request, Shell
+from doublesix.server.store import StaleVersionError
 from doublesix.server.workers import Busy
 from doublesix.table import commands
 from doublesix.table.errors import Refusal, TableError
-from doublesix.table.frames import entry_frame
+from doublesix.table.frames import encode, entry_frame
 from doublesix.table.model import JSON, Entry, EventKind, Table, TableStatus
 from doublesix.table.state import Announce, OpenRematch, Outcome, TableState, Think
 
@@ -133,8 +133,11 @@ class TableHost:
         except TableError as e:
             if job.future is not None and not job.future.done():
                 job.future.set_exception(e)
-        except Exception:  # a bug or the database: never leave the table broken
-            log.exception("table %s: %r failed", self.id, job.request)
+        except Exception as e:  # a bug or the database: never leave the table broken
+            if isinstance(e, StaleVersionError):  # another process runs the table now
+                log.warning("table %s: %s", self.id, e)
+            else:
+                log.exception("table %s: %r failed", self.id, job.request)
             await self._rebuild()
             if job.future is not None and not job.future.done():
                 job.future.set_exception(
@@ -168,7 +171,7 @@ class TableHost:
         if not hub.wanted(self.id):
             return
         state = self.state
-        views = {viewer: json.dumps(state.view(viewer)) for viewer in state.viewers()}
+        views = {viewer: encode(state.view(viewer)) for viewer in state.viewers()}
         for entry in entries:
             frames = {viewer: entry_frame(entry, viewer, views[viewer]) for viewer in views}
             hub.publish(self.id, entry.version, frames)
@@ -176,7 +179,7 @@ class TableHost:
     def _carry_out(self, outcome: Outcome) -> None:
         for effect in outcome.effects:
             if isinstance(effect, Announce):
-                presence = json.dumps({"type": "presence", "away": self.state.away()})
+                presence = encode({"type": "presence", "away": self.state.away()})
                 self.shell.hub.notify(self.id, presence)
             elif isinstance(effect, OpenRematch):
                 self._rematching = asyncio.create_task(

@@ -90,6 +90,15 @@ def _table_id() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
 
 
+def new_token() -> str:
+    """A seat's secret (hex: nothing in it reads as a tile, "5-0", in a frame)."""
+    return secrets.token_hex(16)
+
+
+def _invite_code() -> str:
+    return secrets.token_hex(6)
+
+
 def new_table(body: TableIn, creator: Guest, now: float, seed: int) -> Table:
     """A table as ``body`` asks, the creator at seat 0; CommandError says what is wrong."""
     if body.timer is not None and body.timer < MIN_TIMER:
@@ -113,7 +122,7 @@ def new_table(body: TableIn, creator: Guest, now: float, seed: int) -> Table:
             "seats", "seat 0 is the creator's: its kind is human", field="seats", status=422
         )
     levels = available_bots()
-    seats = [Seat(0, SeatKind.HUMAN, None, creator.id, creator.name, secrets.token_urlsafe(24))]
+    seats = [Seat(0, SeatKind.HUMAN, None, creator.id, creator.name, new_token())]
     for n, seat in enumerate(asked[1:], 1):
         if seat.kind == "bot":
             level = seat.bot or "greedy"
@@ -126,7 +135,7 @@ def new_table(body: TableIn, creator: Guest, now: float, seed: int) -> Table:
                 )
             seats.append(Seat(n, SeatKind.BOT, level, None, f"{level} bot"))
         elif seat.kind == "invite":
-            seats.append(Seat(n, SeatKind.INVITE, invite=secrets.token_urlsafe(8)))
+            seats.append(Seat(n, SeatKind.INVITE, invite=_invite_code()))
         else:
             seats.append(Seat(n, SeatKind.OPEN))
     return Table(
@@ -148,7 +157,7 @@ def new_table(body: TableIn, creator: Guest, now: float, seed: int) -> Table:
 def rematch_of(table: Table, now: float, seed: int) -> Table:
     """A new table with ``table``'s options and seats, every player seated again."""
     seats = [
-        replace(s, token=secrets.token_urlsafe(24)) if s.kind == SeatKind.HUMAN else replace(s)
+        replace(s, token=new_token()) if s.kind == SeatKind.HUMAN else replace(s)
         for s in table.seats
     ]
     return replace(

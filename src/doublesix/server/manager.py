@@ -102,8 +102,7 @@ class TableManager:
 
     async def create(self, table: Table) -> TableHost:
         """Store a new table and run it (it starts at once if every seat is taken)."""
-        await self.store.add_table(table)
-        await self.leases.acquire(table.id)
+        await self.store.add_table(table)  # with its lease: nobody else takes it first
         state = TableState(table, self.shell.config, self.shell.levels, self.shell.clock())
         return self._run(state)
 

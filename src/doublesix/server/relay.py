@@ -19,11 +19,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
 from redis.asyncio import Redis
 
 from doublesix.table.errors import TableError
@@ -53,7 +53,7 @@ class Relay:
         self.on_request: RequestHandler | None = None
         self._pubsub = redis.pubsub()
         self._tables: set[str] = set()
-        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._waiting: dict[int, asyncio.Future[JSON]] = {}
         self._numbers = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
@@ -126,7 +126,7 @@ class Relay:
 
     def publish(self, table_id: str, message: JSON) -> None:
         """Send ``message`` to every process that follows the table, in the order of calls."""
-        self._outbox.put_nowait((self.table_channel(table_id), json.dumps(message)))
+        self._outbox.put_nowait((self.table_channel(table_id), orjson.dumps(message)))
 
     async def _send(self) -> None:
         while True:
@@ -147,7 +147,7 @@ class Relay:
         self._waiting[number] = future
         request = {"ask": number, "from": self.process, "table": table_id, "op": op, "args": args}
         try:
-            await self.redis.publish(self.process_channel(owner), json.dumps(request))
+            await self.redis.publish(self.process_channel(owner), orjson.dumps(request))
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
             raise RelayError(f"the process running table {table_id} did not answer") from None
@@ -162,7 +162,7 @@ class Relay:
         except Exception as e:
             reply["error"] = _error_json(e)
         with contextlib.suppress(Exception):
-            await self.redis.publish(self.process_channel(request["from"]), json.dumps(reply))
+            await self.redis.publish(self.process_channel(request["from"]), orjson.dumps(reply))
 
     # --- reading ----------------------------------------------------------------------
 
@@ -181,7 +181,7 @@ class Relay:
             channel = message["channel"]
             channel = channel.decode() if isinstance(channel, bytes) else channel
             try:
-                data = json.loads(message["data"])
+                data = orjson.loads(message["data"])
                 self._dispatch(channel, data)
             except Exception:
                 log.exception("relay: a message on %s could not be handled", channel)

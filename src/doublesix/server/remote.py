@@ -43,8 +43,9 @@ def _player(player: Player | None) -> list[str] | None:
 def encode(request: Request) -> tuple[str, JSON]:
     """The operation and arguments that carry ``request`` to another process."""
     match request:
-        case commands.Join(player=player, seat=seat, invite=invite):
-            return "join", {"player": _player(player), "seat": seat, "invite": invite}
+        case commands.Join(player=player, token=token, seat=seat, invite=invite):
+            args = {"player": _player(player), "token": token, "seat": seat, "invite": invite}
+            return "join", args
         case commands.SetBot(player=player, seat=seat, level=level):
             return "set_bot", {"player": player, "seat": seat, "level": level}
         case commands.Play(seat=seat, move=move, version=version):
@@ -74,7 +75,7 @@ def decode(op: str, args: JSON) -> Request:
     match op:
         case "join":
             assert player is not None
-            return commands.Join(player, args["seat"], args["invite"])
+            return commands.Join(player, args["token"], args["seat"], args["invite"])
         case "set_bot":
             return commands.SetBot(args["player"], args["seat"], args["level"])
         case "play":

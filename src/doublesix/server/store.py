@@ -11,10 +11,11 @@ summary in a single transaction and refuses them unless the stored table is
 still at the version before them (``StaleVersionError``): an entry is never
 applied twice, and a second writer cannot slip in between.
 
-On SQLite, which takes one writer at a time, the commits of all tables that
-wait while a transaction is being written go together into the next one
-(group commit): one BEGIN and one COMMIT for many tables, every row checked
-as above. If any of them fails, the group is rolled back and its commits are
+The commits of all tables that wait while a transaction is being written
+go together into the next one (group commit): one BEGIN and one COMMIT for
+many tables, every row checked as above. SQLite takes one writer at a time
+anyway; on PostgreSQL a transaction's round trips, not its rows, are what
+a move costs. If any of them fails, the group is rolled back and its commits are
 written one by one, so one table's failure never becomes another's. Each
 ``commit`` returns only once its own transaction is committed.
 """
@@ -67,7 +68,8 @@ class Store(Protocol):
     async def guest(self, guest_id: str) -> Guest | None: ...
 
     async def add_table(self, table: Table) -> None:
-        """Store a new table (version 0) and its seats."""
+        """Store a new table (version 0) and its seats (and, with several processes, this
+        process's lease on it, in the same transaction: nobody else can take it first)."""
         ...
 
     async def commit(self, table: Table, entries: Sequence[Entry], *, seats: bool = False) -> None:
@@ -130,7 +132,7 @@ class SqlStore:
         # SQLite takes one writer at a time: queue them here rather than in its busy loop.
         self._write_lock = asyncio.Lock() if self.sqlite else None
         self._waiting: list[_Pending] = []
-        """Commits waiting for the next group (SQLite)."""
+        """Commits waiting for the next group."""
         self._flusher: asyncio.Task[None] | None = None
         self.fence: Fence | None = None
         """With several processes: commit only while this process holds the table's lease."""
@@ -177,15 +179,17 @@ class SqlStore:
         async with self._writing() as conn:
             await conn.execute(schema.tables.insert().values(**_table_values(table), id=table.id))
             await _write_seats(conn, table)
+            fence = self.fence
+            if fence is not None:
+                until = fence.clock() + fence.seconds
+                await conn.execute(
+                    schema.leases.insert().values(table_id=table.id, owner=fence.owner, until=until)
+                )
 
     async def commit(self, table: Table, entries: Sequence[Entry], *, seats: bool = False) -> None:
         if not entries or entries[-1].version != table.version:
             raise ValueError(f"entries up to version {table.version} expected")
         pending = _Pending(table, tuple(entries), seats)
-        if self._write_lock is None:
-            async with self._writing() as conn:
-                await _write(conn, [pending], self.fence)
-            return
         pending.done = asyncio.get_running_loop().create_future()
         self._waiting.append(pending)
         if self._flusher is None or self._flusher.done():
@@ -193,7 +197,7 @@ class SqlStore:
         await asyncio.shield(pending.done)
 
     async def _flush(self) -> None:
-        """Write the waiting commits in groups until none waits (SQLite)."""
+        """Write the waiting commits in groups until none waits."""
         while self._waiting:
             group, self._waiting = self._waiting, []
             try:
@@ -304,6 +308,8 @@ class Fence:
 
     owner: str
     clock: Callable[[], float]
+    seconds: float
+    """How long a lease lasts (a new table's first one)."""
 
 
 async def _write(conn: AsyncConnection, group: Sequence[_Pending], fence: Fence | None) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -38,6 +37,7 @@ from doublesix.server.remote import TableLink
 from doublesix.server.requests import Request
 from doublesix.table import commands
 from doublesix.table.errors import Refusal, TableError
+from doublesix.table.frames import encode
 from doublesix.table.model import JSON, Table
 
 log = logging.getLogger(__name__)
@@ -118,7 +118,7 @@ class Connection:
             self.deliver(v, frame)
 
     def send(self, message: JSON) -> None:
-        self._put(json.dumps(message))
+        self._put(encode(message))
 
     def _put(self, frame: str) -> None:
         if self.queue.qsize() >= MAX_QUEUE:
@@ -139,7 +139,7 @@ async def _receive(ws: WebSocket) -> str | bool | None:
 async def _close(ws: WebSocket, code: int, error: TableError | None = None) -> None:
     with contextlib.suppress(Exception):
         if error is not None:
-            await ws.send_text(json.dumps(error_frame(error)))
+            await ws.send_text(encode(error_frame(error)))
         await ws.close(code)
 
 

@@ -33,9 +33,11 @@ class Phrase(StrEnum):
 
 @dataclass(frozen=True)
 class Join:
-    """Take a seat: ``seat`` (None: the first open one), with an invitation's ``invite``."""
+    """Take a seat: ``seat`` (None: the first open one), with an invitation's ``invite``;
+    ``token`` becomes the seat's secret (a player seated already keeps its own)."""
 
     player: Player
+    token: str
     seat: int | None = None
     invite: str | None = None
 

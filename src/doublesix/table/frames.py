@@ -9,8 +9,9 @@ that holds a table's log can resend exactly what a client missed.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
+
+import orjson
 
 from doublesix.table.model import JSON, Entry, EventKind
 
@@ -70,14 +71,19 @@ def chat_message(entry: Entry) -> JSON:
     return out
 
 
+def encode(value: object) -> str:
+    """JSON text of ``value`` (orjson: frames are encoded once per viewer and event)."""
+    return orjson.dumps(value).decode()
+
+
 def update_frame(version: int, events: Sequence[JSON], view: str | None) -> str:
     """An ``update`` frame; ``view`` (encoded) is left out of the frames a resume replays."""
-    head = f'{{"type": "update", "version": {version}, "events": {json.dumps(events)}'
+    head = f'{{"type": "update", "version": {version}, "events": {encode(events)}'
     return head + "}" if view is None else f'{head}, "view": {view}}}'
 
 
 def entry_frame(entry: Entry, viewer: Viewer, view: str | None) -> str:
     """The frame of ``entry`` for ``viewer``: a ``chat`` frame, or an ``update``."""
     if entry.kind == EventKind.CHAT:
-        return json.dumps(chat_message(entry))
+        return encode(chat_message(entry))
     return update_frame(entry.version, entry_events(entry, viewer), view)

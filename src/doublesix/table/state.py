@@ -16,7 +16,6 @@ A refused command raises ``TableError`` and changes nothing.
 
 from __future__ import annotations
 
-import json
 import secrets
 import unicodedata
 from collections import deque
@@ -31,7 +30,7 @@ from doublesix.rules.view import SeatView
 from doublesix.table import clocks, commands
 from doublesix.table.config import TableConfig
 from doublesix.table.errors import Refusal, TableError
-from doublesix.table.frames import Viewer, chat_message, entry_frame
+from doublesix.table.frames import Viewer, chat_message, encode, entry_frame
 from doublesix.table.model import (
     GAME_KINDS,
     JSON,
@@ -263,7 +262,7 @@ class TableState:
             return seated.number, seated.token  # seated already: the same seat again
         self._need_open()
         seat = self._free_seat(cmd.seat, cmd.invite)
-        token = secrets.token_urlsafe(24)
+        token = cmd.token
         self._seat(
             Seat(seat.number, SeatKind.HUMAN, None, cmd.player.id, cmd.player.name, token),
             now,
@@ -500,7 +499,7 @@ class TableState:
             out.effects.append(Announce())
 
     def _greet(self, viewer: Viewer, since: int | None) -> tuple[int, list[str]]:
-        frames = self.greeting(viewer, since) or [json.dumps(self.snapshot(viewer))]
+        frames = self.greeting(viewer, since) or [encode(self.snapshot(viewer))]
         return self.table.version, frames
 
     def _tick(self, now: float, out: Outcome) -> None:
@@ -615,11 +614,11 @@ class TableState:
         if since < v and (not kept or kept[0].version != since + 1):
             return None
         last_update = max((e.version for e in kept if e.kind != EventKind.CHAT), default=None)
-        frames = [json.dumps({"type": "resume", "since": since, "version": v})]
+        frames = [encode({"type": "resume", "since": since, "version": v})]
         for entry in kept:
-            view = json.dumps(self.view(viewer)) if entry.version == last_update else None
+            view = encode(self.view(viewer)) if entry.version == last_update else None
             frames.append(entry_frame(entry, viewer, view))
-        frames.append(json.dumps({"type": "presence", "away": self.away()}))
+        frames.append(encode({"type": "presence", "away": self.away()}))
         return frames
 
     def viewers(self) -> list[Viewer]:

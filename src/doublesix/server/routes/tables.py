@@ -17,6 +17,7 @@ from doublesix.server.lobby import (
     TableIn,
     available_bots,
     new_table,
+    new_token,
     presets_json,
     table_json,
 )
@@ -110,7 +111,7 @@ async def get_table(table_id: str, srv: ServerDep, who: MaybeGuest) -> dict[str,
 async def join(table_id: str, body: JoinIn, srv: ServerDep, who: GuestDep) -> dict[str, Any]:
     host = await _host(srv, table_id)
     seat, token = await host.submit(
-        commands.Join(commands.Player(who.id, who.name), body.seat, body.invite)
+        commands.Join(commands.Player(who.id, who.name), new_token(), body.seat, body.invite)
     )
     return {"seat": seat, "token": token}
 

@@ -1,0 +1,176 @@
+"""One site on one and on two server processes, measured side by side (issue 12).
+
+    python benchmarks/processes.py > benchmarks/processes.log
+
+Starts ``doublesix serve`` processes on a fresh database of this machine's
+PostgreSQL and on its Redis, and runs ``doublesix loadtest`` against them:
+
+1. flat out (think 0), the same load on one process and on two (the clients
+   of each table spread over both), alternating, ``--rounds`` times each:
+   moves per second and the latency from a move to every seat's update;
+2. 2,000 clients at 500 four-player tables with a think time of 0.5–2 s for
+   ``--site-seconds`` over two processes: p50/p99, errors, lost and
+   duplicated events.
+
+Each run is one JSON line on stdout (the loadtest's figures, with the
+phase, the processes and the servers' CPU seconds); a summary with medians
+and the ratio goes to stderr. The servers run with ``--no-limits`` (every
+client comes from 127.0.0.1) and ``--bot-delay 0``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+PG = "postgresql://postgres@127.0.0.1:5432"
+REDIS = "redis://127.0.0.1:6379/0"
+START = "import sys; from doublesix.cli import main; sys.exit(main())"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+async def admin(sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(f"{PG}/test")
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def start(db: str, log: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable, "-c", START, "serve", "--port", str(port), "--db", db,
+            "--redis", REDIS, "--no-limits", "--bot-delay", "0", "--think-workers", "1",
+            "--log-level", "warning", *extra,
+        ],
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server did not start:\n{log.read_text()}")
+        try:
+            if httpx.get(f"{url}/api/bots", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    raise SystemExit("the server did not start in time")
+
+
+def cpu_seconds(proc: subprocess.Popen[bytes]) -> float:
+    """User and system CPU seconds of a running process (Linux)."""
+    fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / 100  # utime, stime in clock ticks
+
+
+def loadtest(urls: list[str], *options: str) -> dict[str, Any]:
+    command = [sys.executable, "-c", START, "loadtest", "--json", *options]
+    for url in urls:
+        command += ["--url", url]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"loadtest failed: {done.stderr[-3000:]}")
+    figures: dict[str, Any] = json.loads(done.stdout)
+    return figures
+
+
+def measure(folder: Path, processes: int, phase: str, *options: str) -> dict[str, Any]:
+    """One load test on ``processes`` fresh processes, on a database of its own."""
+    name = f"ds_bench_{secrets.token_hex(4)}"
+    asyncio.run(admin(f"CREATE DATABASE {name}"))
+    db = f"{PG}/{name}"
+    servers = [start(db, folder / f"serve-{phase}-{n}.log") for n in range(processes)]
+    try:
+        before = [cpu_seconds(p) for p, _ in servers]
+        figures = loadtest([url for _, url in servers], *options)
+        figures["server_cpu_seconds"] = [
+            round(cpu_seconds(p) - b, 2) for (p, _), b in zip(servers, before, strict=True)
+        ]
+    finally:
+        for proc, _ in servers:
+            proc.send_signal(signal.SIGTERM)
+        for proc, _ in servers:
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        asyncio.run(admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+    figures["phase"], figures["processes"] = phase, processes
+    print(json.dumps(figures), flush=True)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--flat-seconds", type=float, default=20.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--site-seconds", type=float, default=60.0)
+    parser.add_argument("--folder", type=Path, default=Path("/tmp/doublesix-processes"))
+    args = parser.parse_args()
+    args.folder.mkdir(parents=True, exist_ok=True)
+    flat = ("--tables", "100", "--clients", "200", "--think", "0", "--seconds")
+    results: dict[int, list[dict[str, Any]]] = {1: [], 2: []}
+    for _ in range(args.rounds):
+        for processes in (1, 2):
+            figures = measure(args.folder, processes, "flat", *flat, str(args.flat_seconds))
+            results[processes].append(figures)
+    site = measure(
+        args.folder,
+        2,
+        "site",
+        "--tables", "500", "--clients", "2000", "--players", "4",
+        "--think", "0.5-2", "--seconds", str(args.site_seconds),
+    )  # fmt: skip
+
+    def median(processes: int, key: str) -> float:
+        values = []
+        for figures in results[processes]:
+            value: Any = figures
+            for part in key.split("."):
+                value = value[part]
+            values.append(float(value))
+        return statistics.median(values)
+
+    one, two = median(1, "moves_per_second"), median(2, "moves_per_second")
+    print(
+        f"flat out, median of {args.rounds}: 1 process {one:.0f} moves/s "
+        f"(p50 {median(1, 'latency_ms.p50'):.1f} ms, p99 {median(1, 'latency_ms.p99'):.1f} ms), "
+        f"2 processes {two:.0f} moves/s (p50 {median(2, 'latency_ms.p50'):.1f} ms, "
+        f"p99 {median(2, 'latency_ms.p99'):.1f} ms): ratio {two / one:.2f}",
+        file=sys.stderr,
+    )
+    lat = site["latency_ms"]
+    print(
+        f"site: {site['clients']} clients at {site['tables']} tables over 2 processes, "
+        f"{site['moves_per_second']} moves/s, p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
+        f"errors {site['errors']}, lost {site['lost']}, duplicated {site['duplicated']}",
+        file=sys.stderr,
+    )
+
+
+if __name__ == "__main__":
+    main()
