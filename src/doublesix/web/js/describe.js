@@ -1,7 +1,7 @@
 // Words for what happens at a table: events, how a round was scored, who won.
 // Shared by the table, the game page and the replay viewer.
-import { el, has, lit, t, tattr, tx } from './i18n.js';
-import { tileSVG, tileValue } from './tiles.js';
+import { el, has, lit, t, tattr } from './i18n.js';
+import { tileSVG } from './tiles.js';
 
 export function sideOf(ruleset, seat) {
   return ruleset && ruleset.pairs ? seat % 2 : seat;
@@ -37,10 +37,6 @@ export function playerName(players, seat) {
 /** "Anna & Carla" for a pair, "Anna" otherwise (a literal: names are the same in every language). */
 export function sideName(ruleset, players, side) {
   return seatsOf(ruleset, side).map((s) => playerName(players, s)).join(' & ');
-}
-
-export function presetParam(preset) {
-  return { $t: `preset.${preset}` };
 }
 
 /** The number of the round's first tile in `line` order and the text key of an event. */
@@ -106,22 +102,6 @@ export function drawGroupText(group, players) {
   return ['ev.draw', { name, count: group.count }];
 }
 
-/** Per seat: 'counted' (its pips were scored), 'minus' (subtracted) or 'none'. */
-export function countedHands(ruleset, result) {
-  const n = ruleset.players;
-  const out = new Array(n).fill('none');
-  const kind = result.kind;
-  if (kind === 'tied' || kind === 'eggs' || result.winner_seat === null || result.winner_seat === undefined) return out;
-  const ws = sideOf(ruleset, result.winner_seat);
-  for (let s = 0; s < n; s++) {
-    const mine = sideOf(ruleset, s) === ws;
-    if (ruleset.scoring === 'kozel' && kind === 'fish' && ruleset.fish_charge !== 'own_hands') out[s] = 'counted';
-    else if (!mine) out[s] = 'counted';
-    else if (ruleset.scoring === 'winner_takes' && kind === 'blocked') out[s] = 'minus';
-  }
-  return out;
-}
-
 function line(list, key, params, cls) {
   const li = el('li', key, params, cls);
   list.appendChild(li);
@@ -129,92 +109,32 @@ function line(list, key, params, cls) {
 }
 
 /**
- * How a round was scored, as a list: the way it ended, whose hands counted,
- * fish, eggs, the 13-rule and a lone 0-0 or 6-6. `hands` are the revealed hands.
+ * How a round was scored: the engine's breakdown (see below). A record written before the
+ * engine stated it (no `breakdown`) shows how the round ended and the hands left, plain.
  */
 export function roundExplanation(ruleset, players, result, hands) {
   if (result.breakdown) return breakdownExplanation(players, result, hands);
   const box = document.createElement('div');
   box.className = 'round-explain';
-  const list = document.createElement('ul');
-  list.className = 'explain';
-  const kozel = ruleset.scoring === 'kozel';
   const winner = result.winner_seat;
-  const winnerName = winner === null || winner === undefined ? '' : playerName(players, winner);
-  const ws = winner === null || winner === undefined ? null : sideOf(ruleset, winner);
-  const wsName = ws === null ? '' : sideName(ruleset, players, ws);
-  const sides = sideCount(ruleset);
-  const losers = [];
-  for (let s = 0; s < sides; s++) if (s !== ws) losers.push(s);
-  const loserNames = losers.map((s) => sideName(ruleset, players, s)).join(', ');
-  const head = { domino: 'res.domino', blocked: 'res.blocked', tied: 'res.tied', fish: 'res.fish', eggs: 'res.eggs' }[result.kind] || 'res.blocked';
-  const sv = sideValues(ruleset, result.hand_values || []);
-  box.appendChild(el('p', head, {
-    name: winnerName, side: wsName, losers: loserNames,
-    value: sv.length ? Math.max(...sv) : 0, eggs: result.eggs_carried || 0,
+  box.appendChild(el('p', HEADS[result.kind] || 'res.blocked', {
+    name: winner === null || winner === undefined ? '' : playerName(players, winner),
+    side: '', losers: '', value: '', eggs: result.eggs_carried || 0,
   }, 'explain-head'));
-  const total = (result.points || []).reduce((a, b) => a + b, 0);
-  const pointsOf = (s) => (result.points || [])[s] || 0;
-  if (result.kind === 'domino' || result.kind === 'blocked' || result.kind === 'fish') {
-    if (ruleset.scoring === 'winner_takes' || ruleset.scoring === 'winner_takes_all') {
-      const key = result.kind === 'blocked' && ruleset.scoring === 'winner_takes' ? 'how.winner_minus' : 'how.winner_takes';
-      line(list, key, { side: wsName, points: pointsOf(ws) });
-    } else if (ruleset.scoring === 'goat') {
-      line(list, 'how.goat', {});
-      for (const s of losers) line(list, 'how.charged', { side: sideName(ruleset, players, s), points: pointsOf(s) });
-    } else if (kozel) {
-      const key = result.kind === 'domino' ? 'how.kozel_domino' : ruleset.fish_charge === 'own_hands' ? 'how.kozel_fish_own' : 'how.kozel_fish_all';
-      const charged = losers.map((s) => sideName(ruleset, players, s)).join(', ');
-      // The pips on their own row, the eggs of earlier rounds on theirs, then the charge.
-      const charge = total || (result.dropped || []).reduce((a, b) => a + b, 0);
-      const eggs = result.eggs_used || 0;
-      line(list, key, { side: charged, points: charge - eggs });
-      if (eggs) {
-        line(list, 'how.eggs_used', { eggs });
-        line(list, 'how.kozel_charge', { side: charged, points: charge });
-      }
-    }
-  } else if (result.kind === 'tied') {
-    line(list, 'how.tied', {});
-  } else if (result.kind === 'eggs') {
-    line(list, 'how.eggs', { eggs: result.eggs_carried || 0 });
-  }
-  if (kozel && result.eggs_used && (result.kind === 'eggs' || result.kind === 'tied')) line(list, 'how.eggs_used', { eggs: result.eggs_used });
-  if (kozel && result.kind !== 'eggs' && result.eggs_carried && result.kind !== 'tied') {
-    line(list, 'how.eggs_carried', { eggs: result.eggs_carried });
-  }
-  (result.dropped || []).forEach((pts, s) => {
-    if (pts) line(list, 'how.thirteen', { side: sideName(ruleset, players, s), points: pts });
+  const table = document.createElement('div');
+  table.className = 'hands-shown';
+  (hands || []).forEach((h, s) => {
+    const row = document.createElement('div');
+    row.className = 'hand-row';
+    row.appendChild(lit('span', playerName(players, s), 'who'));
+    const tiles = document.createElement('span');
+    tiles.className = 'mini-tiles';
+    for (const tile of h || []) tiles.appendChild(tileSVG(tile, { orient: 'v', size: 21 }));
+    row.appendChild(tiles);
+    row.appendChild(lit('span', String((result.hand_values || [])[s] ?? ''), 'value'));
+    table.appendChild(row);
   });
-  if (kozel && result.kind === 'domino' && hands) {
-    hands.forEach((h, s) => {
-      if (!h || h.length !== 1 || sideOf(ruleset, s) === ws) return;
-      const tile = String(h[0]);
-      if (tile === '0-0') line(list, 'how.lone00', { name: playerName(players, s), points: ruleset.lone_zero_zero ?? 25 });
-      if (tile === '6-6') line(list, 'how.lone66', { name: playerName(players, s), points: ruleset.lone_six_six ?? 50 });
-    });
-  }
-  box.appendChild(list);
-  // The hands, face up, with what counted.
-  if (hands) {
-    const counted = countedHands(ruleset, result);
-    const table = document.createElement('div');
-    table.className = 'hands-shown';
-    hands.forEach((h, s) => {
-      const row = document.createElement('div');
-      row.className = `hand-row ${counted[s]}`;
-      row.appendChild(lit('span', playerName(players, s), 'who'));
-      const tiles = document.createElement('span');
-      tiles.className = 'mini-tiles';
-      for (const tile of h || []) tiles.appendChild(tileSVG(tile, { orient: 'v', size: 21 }));
-      row.appendChild(tiles);
-      const value = (result.hand_values || [])[s] ?? (h || []).reduce((a, x) => a + tileValue(x), 0);
-      row.appendChild(lit('span', String(value), 'value'));
-      row.appendChild(el('span', `counted.${counted[s]}`, {}, 'tag'));
-      table.appendChild(row);
-    });
-    box.appendChild(table);
-  }
+  box.appendChild(table);
   return box;
 }
 
@@ -285,14 +205,6 @@ function breakdownExplanation(players, result, hands) {
   return box;
 }
 
-export function sideValues(ruleset, handValues) {
-  const out = new Array(sideCount(ruleset)).fill(0);
-  handValues.forEach((v, s) => {
-    out[sideOf(ruleset, s)] += v;
-  });
-  return out;
-}
-
 /** The game's end: the winners, and in Kozel the goat and a dry win. */
 export function gameEndText(ruleset, players, gameResult) {
   const box = document.createElement('div');
@@ -356,8 +268,4 @@ export function scorePad(ruleset, players, results, scores, { current = null, eg
   wrap.appendChild(table);
   if (eggs) wrap.appendChild(el('p', 'pad.eggs', { eggs }, 'pad-eggs'));
   return wrap;
-}
-
-export function setText(node, key, params) {
-  return tx(node, key, params);
 }

@@ -1,4 +1,4 @@
-// The line on the table as a snake (RULES.md R38) — a pure module: no DOM, no I/O.
+// The line on the table as a snake (docs/rules.md, R38) — a pure module: no DOM, no I/O.
 //
 // The line is laid out from its first tile outwards. The right arm (tiles
 // played at the right end) runs east from the first tile, turns down at the

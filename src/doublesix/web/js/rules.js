@@ -62,7 +62,7 @@ const SECTIONS = [
 
 const GOALS = ['goal', 'goal_goat', 'kozel_goal'];
 
-/** Values RULES.md calls this project's choice (its last paragraph), per preset and setting. */
+/** Values docs/rules.md calls this project's choice (its last paragraph), per preset and setting. */
 const CHOICES = {
   'vog-talon': ['hand', 'scoring', 'target'],
   'vog-block': ['hand', 'scoring', 'target'],

@@ -33,11 +33,6 @@ export function tileName(a, b) {
   return a <= b ? `${a}-${b}` : `${b}-${a}`;
 }
 
-export function tileValue(text) {
-  const t = parseTile(text);
-  return t ? t[0] + t[1] : 0;
-}
-
 function drawPips(g, n, x, y, size, cls, swap) {
   // A six shows its two rows of three along the tile's long side.
   for (const [qx, qy] of PIPS[n] || []) {
