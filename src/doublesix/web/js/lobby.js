@@ -165,7 +165,7 @@ function startForm(preset, players) {
   state.form = {
     preset,
     options: defaults,
-    targetChoice: [50, 100, 150].includes(defaults.target) ? String(defaults.target) : 'custom',
+    targetChoice: [50, 100, 150, 'round'].includes(defaults.target) ? String(defaults.target) : 'custom',
     seats,
     timer: state.form ? state.form.timer : 0,
     hints: state.form && state.hintsTouched ? state.form.hints : false,
@@ -244,9 +244,12 @@ function renderForm() {
   // Target.
   const target = document.createElement('div');
   target.className = 'target-choice';
-  const tsel = select('target', ['50', '100', '150', 'custom'], f.targetChoice, 'target.', (v) => {
+  // R40: a game of one round ("round"), or rounds to a target.
+  const tsel = select('target', ['50', '100', '150', 'round', 'custom'], f.targetChoice, 'target.', (v) => {
     f.targetChoice = v;
-    if (v !== 'custom') o.target = Number(v);
+    if (v === 'round') o.target = 'round';
+    else if (v !== 'custom') o.target = Number(v);
+    else if (typeof o.target !== 'number') o.target = 100;
     renderForm();
   });
   target.appendChild(tsel);
@@ -425,7 +428,8 @@ function tableRow(table, kind) {
   info.className = 'info';
   info.appendChild(el('strong', `preset.${table.preset}`));
   const target = table.ruleset && table.ruleset.target;
-  if (target) info.appendChild(el('span', 'lobby.to_target', { target }, 'muted'));
+  if (target === 'round') info.appendChild(el('span', 'lobby.one_round', {}, 'muted'));
+  else if (target) info.appendChild(el('span', 'lobby.to_target', { target }, 'muted'));
   li.appendChild(info);
   li.appendChild(lit('span', names(table), 'names'));
   const open = table.seats.filter((s) => s.kind === 'open').length;

@@ -1,0 +1,32 @@
+"""R40 in the browser: "one round" chosen in the lobby makes a game of one round — the
+table's score pad and the lobby's list say so, and the round's end is the game's end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .browser_helpers import play_until
+
+
+def test_R40_one_round_from_the_lobby(new_context: Any) -> None:
+    page = new_context().new_page()
+    page.goto("/")
+    page.fill("#guest-name", "Rosa")
+    page.click("#guest-form button[type=submit]")
+    page.wait_for_selector(".identity .my-name")
+    page.select_option("#preset", "block")
+    page.select_option("#players", "2")
+    page.select_option("#target", "round")
+    page.click("#create-table")
+    page.wait_for_url("**/table/**")
+    page.wait_for_selector("#hand .hand-tile")
+    table_id = page.url.rstrip("/").split("/")[-1]
+    assert page.locator("#pad .pad-target").inner_text() == "One round"
+    play_until(page, lambda: page.locator("#game-end").count() > 0, circles=False)
+    assert (
+        page.locator("#game-end .explain-head").count() == 1
+    )  # the round's end, on the game's card
+    page.goto("/")
+    row = page.locator(f".table-list.finished .table-row[data-table='{table_id}']")
+    row.wait_for()
+    assert "one round" in row.inner_text()
