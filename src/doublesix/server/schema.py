@@ -16,6 +16,19 @@ Alembic's migrations (``migrations/versions``) create exactly these tables;
   derived from it.
 - ``leases``: which server process runs a table, until when (several
   processes on one database, docs/protocol.md "Many processes").
+- ``accounts``: a registered player: the player's id (a guest who registers
+  keeps it, and with it the games played as a guest), the name as written and
+  its case-folded key (unique), the Argon2 hash of the password.
+- ``sessions``: a logged-in browser: the SHA-256 of the session cookie's
+  secret (the secret itself is never stored), whose it is, until when.
+- ``ratings``: a player's rating per variant family (openskill's ``mu`` and
+  ``sigma``) and the games, wins, losses and draws it rests on.
+- ``rating_changes``: one row per rated game and player, written in the same
+  transaction as the ratings it changed: a game is rated once, and the rows
+  are the rating's history.
+- ``challenges``: a challenge from a player to named players: the invited
+  players and their answers, the table's settings, its status and, once
+  accepted by all, the table it made.
 """
 
 from __future__ import annotations
@@ -83,4 +96,70 @@ leases = sa.Table(
     sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
     sa.Column("owner", sa.String(64), nullable=False),
     sa.Column("until", sa.Float, nullable=False),
+)
+
+# --- players (issue 11) ------------------------------------------------------------
+
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String(24), nullable=False),
+    sa.Column("name_key", sa.String(24), nullable=False),
+    sa.Column("password", sa.String(255), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+    sa.UniqueConstraint("name_key", name="uq_accounts_name_key"),
+)
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("player_id", sa.String(64), nullable=False, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("variant", sa.String(32), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False),
+    sa.Column("losses", sa.Integer, nullable=False),
+    sa.Column("draws", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
+rating_changes = sa.Table(
+    "rating_changes",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("variant", sa.String(32), nullable=False),
+    sa.Column("outcome", sa.String(8), nullable=False),
+    sa.Column("mu_before", sa.Float, nullable=False),
+    sa.Column("sigma_before", sa.Float, nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_rating_changes_player", "player_id", "variant", "at"),
+)
+
+challenges = sa.Table(
+    "challenges",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("player_id", sa.String(64), nullable=False, index=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("invited", sa.JSON, nullable=False),
+    sa.Column("settings", sa.JSON, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("table_id", sa.String(32), nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
 )

@@ -138,7 +138,9 @@ class SqlStore:
         """With several processes: commit only while this process holds the table's lease."""
 
     @contextlib.asynccontextmanager
-    async def _writing(self) -> AsyncIterator[AsyncConnection]:
+    async def writing(self) -> AsyncIterator[AsyncConnection]:
+        """A transaction that writes (on SQLite, one at a time: others wait here, not in
+        SQLite's busy loop); the players' modules write through it too."""
         if self._write_lock is None:
             async with self.engine.begin() as conn:
                 yield conn
@@ -147,7 +149,7 @@ class SqlStore:
             yield conn
 
     async def migrate(self) -> None:
-        async with self._writing() as conn:
+        async with self.writing() as conn:
             await conn.run_sync(_upgrade)
 
     async def close(self) -> None:
@@ -159,7 +161,7 @@ class SqlStore:
     # --- guests ------------------------------------------------------------------
 
     async def add_guest(self, guest: Guest) -> None:
-        async with self._writing() as conn:
+        async with self.writing() as conn:
             await conn.execute(
                 schema.guests.insert().values(
                     id=guest.id, name=guest.name, created_at=guest.created_at
@@ -176,7 +178,7 @@ class SqlStore:
     # --- tables --------------------------------------------------------------------
 
     async def add_table(self, table: Table) -> None:
-        async with self._writing() as conn:
+        async with self.writing() as conn:
             await conn.execute(schema.tables.insert().values(**_table_values(table), id=table.id))
             await _write_seats(conn, table)
             fence = self.fence
@@ -201,12 +203,12 @@ class SqlStore:
         while self._waiting:
             group, self._waiting = self._waiting, []
             try:
-                async with self._writing() as conn:
+                async with self.writing() as conn:
                     await _write(conn, group, self.fence)
             except Exception:
                 for one in group:  # the group is rolled back: one by one, each its own fate
                     try:
-                        async with self._writing() as conn:
+                        async with self.writing() as conn:
                             await _write(conn, [one], self.fence)
                     except Exception as e:
                         _settle(one, e)
