@@ -30,11 +30,13 @@ from doublesix.server.headers import BrowserGuard
 from doublesix.server.hub import Hub, LocalHub, RedisHub
 from doublesix.server.leases import Leases, LocalLeases, SqlLeases
 from doublesix.server.lobby import available_bots, rematch_of
+from doublesix.server.lobby_room import open_lobby
+from doublesix.server.lobby_socket import lobby_socket
 from doublesix.server.manager import TableManager
 from doublesix.server.relay import Relay
 from doublesix.server.requests import Shell
 from doublesix.server.reviews import Reviews
-from doublesix.server.routes import games, pages, players, records, tables
+from doublesix.server.routes import challenges, games, pages, players, records, tables
 from doublesix.server.settings import Limits, Settings
 from doublesix.server.store import Fence, SqlStore, Store
 from doublesix.server.thinking import Thinking
@@ -107,6 +109,9 @@ def create_app(
             )
             manager = TableManager(shell, site.leases, site.relay, settings.lease_seconds)
             stack.push_async_callback(manager.close)
+            app.state.lobby = await stack.enter_async_context(
+                open_lobby(the_store, manager, settings, site.relay)
+            )
             reviews = Reviews(settings.review_ms)
             stack.callback(reviews.close)
             uploads = Uploads()
@@ -133,9 +138,10 @@ def create_app(
     if address_limits is not None:
         app.add_middleware(AddressGuard, limits=address_limits)
     app.add_middleware(BrowserGuard, origins=origins)
-    for area in (players, tables, games, records):
+    for area in (players, tables, games, records, challenges):
         app.include_router(area.router)
     app.add_api_websocket_route("/ws/table/{table_id}", table_socket)
+    app.add_api_websocket_route("/ws/lobby", lobby_socket)
     pages.install(app, web_dir or WEB)
     return app
 

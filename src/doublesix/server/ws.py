@@ -33,6 +33,7 @@ from doublesix.server.incoming import (
     bad,
     parse_frame,
 )
+from doublesix.server.lobby_room import Lobby
 from doublesix.server.remote import TableLink
 from doublesix.server.requests import Request
 from doublesix.table import commands
@@ -192,7 +193,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     guest = None if not guest_id else await server.store.guest(guest_id)
     player = None if guest is None else commands.Player(guest.id, guest.name)
     socket = Socket(table_id, f"{server.manager.process}/{uuid.uuid4().hex}", Connection(seat))
-    await _serve(ws, server, socket, player, hello.since)
+    lobby: Lobby = ws.app.state.lobby
+    async with lobby.present(player, None if seat is None else table_id):  # who is online
+        await _serve(ws, server, socket, player, hello.since)
 
 
 @dataclass

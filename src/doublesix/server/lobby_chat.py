@@ -1,0 +1,108 @@
+"""The lobby's chat: what a message may be, how often, and the last ones kept.
+
+The same limits as a table's chat (``TableConfig``: 300 characters, 5
+messages in 10 s, no control characters); a message is text or one of the
+quick phrases (``Phrase``), which each reader sees in their own language.
+The last ``KEPT`` messages are kept for a new lobby socket: in memory, or in
+the Redis list ``ds:lobby:chat`` with several processes.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import deque
+from typing import Protocol
+
+import orjson
+from limits import RateLimitItemPerSecond
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from redis.asyncio import Redis
+
+from doublesix.table.commands import Phrase
+from doublesix.table.config import TableConfig
+from doublesix.table.errors import Refusal, TableError
+from doublesix.table.model import JSON
+
+KEPT = 50
+"""Messages a new lobby socket is sent."""
+HISTORY = "ds:lobby:chat"
+
+_config = TableConfig()
+LENGTH = _config.chat_length
+RATE = RateLimitItemPerSecond(_config.chat_burst, int(_config.chat_window))
+"""Messages one player may write in the lobby per window."""
+
+
+def _printable(text: str) -> bool:
+    return not any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co") for ch in text)
+
+
+def clean_text(text: str) -> str:
+    """The message as it is kept; TableError(``chat``, field ``text``) if it may not be."""
+    cleaned = text.strip()
+    if not cleaned:
+        raise TableError(Refusal.CHAT, "say something (the message is empty)", field="text")
+    if len(cleaned) > LENGTH:
+        raise TableError(Refusal.CHAT, f"a message is at most {LENGTH} characters", field="text")
+    if not _printable(cleaned):
+        raise TableError(Refusal.CHAT, "no control characters in a message", field="text")
+    return cleaned
+
+
+class Speakers:
+    """How often each player writes (in this process: a player's lobby sockets are here)."""
+
+    def __init__(self) -> None:
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def speak(self, player_id: str) -> None:
+        if not self._limiter.hit(RATE, "lobby-chat", player_id):
+            raise TableError(
+                Refusal.RATE_LIMITED,
+                f"at most {RATE.amount} messages in {RATE.multiples} s; slow down",
+            )
+
+
+def message(name: str, text: str | None, phrase: Phrase | None, at: float) -> JSON:
+    """The ``chat`` frame every lobby socket gets (text is text: the client never reads it
+    as HTML)."""
+    out: JSON = {"type": "chat", "from": name, "at": at}
+    if phrase is not None:
+        out["phrase"] = phrase.value
+    else:
+        out["text"] = text
+    return out
+
+
+class History(Protocol):
+    async def add(self, message: JSON) -> None: ...
+
+    async def last(self) -> list[JSON]:
+        """The last ``KEPT`` messages, the oldest first."""
+        ...
+
+
+class LocalHistory:
+    def __init__(self) -> None:
+        self._kept: deque[JSON] = deque(maxlen=KEPT)
+
+    async def add(self, message: JSON) -> None:
+        self._kept.append(message)
+
+    async def last(self) -> list[JSON]:
+        return list(self._kept)
+
+
+class RedisHistory:
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+
+    async def add(self, message: JSON) -> None:
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.rpush(HISTORY, orjson.dumps(message))
+            pipe.ltrim(HISTORY, -KEPT, -1)
+            await pipe.execute()
+
+    async def last(self) -> list[JSON]:
+        return [orjson.loads(raw) for raw in await self.redis.lrange(HISTORY, -KEPT, -1)]

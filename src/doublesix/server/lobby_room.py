@@ -1,0 +1,323 @@
+"""The lobby of the whole site: who is online, challenges, chat, and whom to tell.
+
+``Lobby`` keeps this process's lobby sockets and, through the ``LobbyBus``,
+hears what every process changed: a player came or went (the online list is
+worked out again, at most every ``SETTLE_SECONDS``, and sent only if it
+changed), a chat message, a challenge changed (sent to the sockets of the
+players it involves). It also ends the challenges that are due: after
+``challenges.SECONDS`` (``sweep``), or when their challenger has had no
+socket anywhere for ``LEAVE_SECONDS`` (a page reload is no leaving).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Protocol
+
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from doublesix.server.challenges import (
+    OPEN_AT_ONCE,
+    Answer,
+    Challenge,
+    ChallengeIn,
+    Status,
+    answer,
+    new_challenge,
+)
+from doublesix.server.errors import CommandError
+from doublesix.server.lobby_bus import LobbyBus, LocalBus, RedisBus
+from doublesix.server.lobby_chat import (
+    History,
+    LocalHistory,
+    RedisHistory,
+    Speakers,
+    clean_text,
+    message,
+)
+from doublesix.server.lobby_sql import Book
+from doublesix.server.manager import TableManager
+from doublesix.server.presence import (
+    ONLINE_SECONDS,
+    LocalPresence,
+    OnlinePlayer,
+    Presence,
+    RedisPresence,
+)
+from doublesix.server.relay import Relay
+from doublesix.server.settings import Settings
+from doublesix.server.store import Guest, SqlStore, Store
+from doublesix.table.commands import Phrase, Player
+from doublesix.table.model import JSON
+
+log = logging.getLogger(__name__)
+
+SETTLE_SECONDS = 0.2
+"""Changes of who is online within this long go out as one list."""
+RENEW_SECONDS = ONLINE_SECONDS / 3
+"""How often a process renews its players in Redis (and looks at everyone's)."""
+LEAVE_SECONDS = 3.0
+"""A challenger without a socket this long has left: their challenges are cancelled."""
+SWEEP_SECONDS = 1.0
+"""How often the challenges that are due are looked for."""
+CHALLENGES = parse("10/minute")
+"""Challenges one player may make per minute."""
+
+
+class LobbyListener(Protocol):
+    """A lobby socket: whose it is, and how to hand it a frame (must not block)."""
+
+    @property
+    def player(self) -> str | None: ...
+
+    def send(self, frame: JSON) -> None: ...
+
+
+class Lobby:
+    def __init__(
+        self,
+        book: Book,
+        manager: TableManager,
+        settings: Settings,
+        presence: Presence,
+        bus: LobbyBus,
+        history: History,
+        *,
+        leave_seconds: float = LEAVE_SECONDS,
+        sweep_seconds: float = SWEEP_SECONDS,
+    ) -> None:
+        self.book, self.manager, self.settings = book, manager, settings
+        self.presence, self.bus, self.history = presence, bus, history
+        self.leave_seconds, self.sweep_seconds = leave_seconds, sweep_seconds
+        self.listeners: set[LobbyListener] = set()
+        self.speakers = Speakers()
+        self._made = MovingWindowRateLimiter(MemoryStorage())
+        self._dirty = asyncio.Event()
+        self._players: list[JSON] = []
+        self._tasks: list[asyncio.Task[None]] = []
+        self._leaving: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        self.bus.on_message = self._receive
+        await self.bus.start()
+        self._tasks = [
+            asyncio.create_task(self._watch_online(), name="lobby-online"),
+            asyncio.create_task(self._sweep(), name="lobby-sweep"),
+        ]
+
+    async def close(self) -> None:
+        for task in [*self._tasks, *self._leaving]:
+            task.cancel()
+        for task in [*self._tasks, *self._leaving]:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.bus.close()
+        await self.presence.close()
+
+    # --- presence ---------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def present(self, player: Player | None, table: str | None) -> AsyncIterator[None]:
+        """While inside, ``player`` (if any) is online, seated at ``table`` (if any)."""
+        if player is None:
+            yield
+            return
+        online = OnlinePlayer(player.id, player.name, await self.book.is_account(player.id))
+        self.presence.here.add(online, table)
+        await self._changed()
+        try:
+            yield
+        finally:
+            last = self.presence.here.remove(player.id, table)
+            await self._changed()
+            if last:
+                task = asyncio.create_task(self._left(player.id))
+                self._leaving.add(task)
+                task.add_done_callback(self._leaving.discard)
+
+    async def account(self, player_id: str) -> bool:
+        return await self.book.is_account(player_id)
+
+    async def players(self) -> list[JSON]:
+        """Everyone online on the site, as the lobby shows them, by name."""
+        online = await self.presence.online()
+        return sorted((p.public() for p in online.values()), key=lambda p: p["name"].casefold())
+
+    async def _changed(self) -> None:
+        try:
+            await self.presence.publish()
+        except Exception:
+            log.warning("lobby: could not tell the site who is online here", exc_info=True)
+        self.bus.publish({"k": "online"})
+
+    async def _watch_online(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._dirty.wait(), RENEW_SECONDS)
+            if not self._dirty.is_set():
+                with contextlib.suppress(Exception):
+                    await self.presence.publish()  # renewed before it expires
+            await asyncio.sleep(SETTLE_SECONDS)
+            self._dirty.clear()
+            try:
+                players = await self.players()
+            except Exception:
+                log.warning("lobby: could not read who is online", exc_info=True)
+                continue
+            if players != self._players:
+                self._players = players
+                self._broadcast({"type": "online", "players": players})
+
+    async def _left(self, player_id: str) -> None:
+        await asyncio.sleep(self.leave_seconds)
+        if self.presence.here.has(player_id) or player_id in await self.presence.online():
+            return
+        mine = [c.id for c in await self.book.open() if c.player == player_id]
+        for challenge in await self.book.end(mine, Status.CANCELLED, lambda c: True):
+            self._tell(challenge)
+
+    # --- what every process hears ---------------------------------------------------
+
+    def _receive(self, data: JSON) -> None:
+        kind = data.get("k")
+        if kind == "online":
+            self._dirty.set()
+        elif kind == "chat":
+            self._broadcast(data["m"])
+        elif kind == "to":
+            people, challenger = set(data["p"]), data["c"]
+            for listener in list(self.listeners):
+                if listener.player in people:
+                    challenge = data["f"] | {"mine": listener.player == challenger}
+                    listener.send({"type": "challenge", "challenge": challenge})
+
+    def _broadcast(self, frame: JSON) -> None:
+        for listener in list(self.listeners):
+            listener.send(frame)
+
+    def _tell(self, challenge: Challenge) -> None:
+        """Send the challenge as it is now to everyone it involves, on every process."""
+        frame = challenge.public(self.settings.clock())
+        self.bus.publish({"k": "to", "p": challenge.people(), "c": challenge.player, "f": frame})
+
+    # --- chat -------------------------------------------------------------------------
+
+    async def chat(self, player: Player, text: str | None, phrase: Phrase | None) -> None:
+        """Say ``text`` or ``phrase`` to the lobby; TableError if it may not be said."""
+        said = None if text is None else clean_text(text)
+        self.speakers.speak(player.id)
+        frame = message(player.name, said, phrase, self.settings.clock())
+        await self.history.add(frame)
+        self.bus.publish({"k": "chat", "m": frame})
+
+    # --- challenges -------------------------------------------------------------------
+
+    async def mine(self, player_id: str) -> list[JSON]:
+        """The open challenges ``player_id`` made or was sent, as their lobby shows them."""
+        now = self.settings.clock()
+        return [
+            c.public(now) | {"mine": c.player == player_id}
+            for c in await self.book.open()
+            if c.involves(player_id) and now < c.expires_at
+        ]
+
+    async def challenge(self, body: ChallengeIn, who: Guest) -> Challenge:
+        now = self.settings.clock()
+        waiting = [c for c in await self.book.open() if c.player == who.id and now < c.expires_at]
+        if len(waiting) >= OPEN_AT_ONCE:
+            raise CommandError(
+                "too_many_challenges",
+                f"at most {OPEN_AT_ONCE} challenges wait for answers at once",
+                status=429,
+            )
+        account = await self.book.is_account(who.id)
+        challenge = new_challenge(body, who, account, await self.presence.online(), now)
+        if not self._made.hit(CHALLENGES, "challenges", who.id):
+            raise CommandError(
+                "too_many_challenges",
+                f"at most {CHALLENGES.amount} challenges a minute",
+                status=429,
+            )
+        await self.book.add(challenge)
+        self._tell(challenge)
+        return challenge
+
+    async def answer(self, challenge_id: str, who: Guest, given: Answer) -> Challenge:
+        """``who`` accepts or declines; the challenge as it is then (with its table once
+        everyone accepted)."""
+        now, seed = self.settings.clock(), self.settings.new_seed()
+        changed = await self.book.change(
+            challenge_id, lambda c: answer(c, who.id, given, now, seed)
+        )
+        if changed is None:
+            raise CommandError("not_found", f"no challenge {challenge_id!r}", status=404)
+        challenge, outcome = changed
+        if outcome.table is not None:
+            await self.manager.create(outcome.table)
+        self._tell(challenge)
+        if challenge.status == Status.EXPIRED:
+            raise CommandError("expired", "this challenge has expired", status=409)
+        return challenge
+
+    async def withdraw(self, challenge_id: str, who: Guest) -> Challenge:
+        """The challenger takes the challenge back."""
+        found = await self.book.get(challenge_id)
+        if found is None:
+            raise CommandError("not_found", f"no challenge {challenge_id!r}", status=404)
+        if found.player != who.id:
+            raise CommandError("forbidden", "only its challenger withdraws a challenge", status=403)
+        ended = await self.book.end([challenge_id], Status.CANCELLED, lambda c: True)
+        if not ended:
+            raise CommandError(
+                "answered", f"this challenge is {found.status.value} already", status=409
+            )
+        self._tell(ended[0])
+        return ended[0]
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self.sweep_seconds)
+            try:
+                await self.expire()
+            except Exception:
+                log.warning("lobby: could not expire the challenges that are due", exc_info=True)
+
+    async def expire(self) -> None:
+        """End the challenges whose minute is over, and tell everyone involved."""
+        now = self.settings.clock()
+        due = [c.id for c in await self.book.open() if now >= c.expires_at]
+        if due:
+            ended = await self.book.end(due, Status.EXPIRED, lambda c: now >= c.expires_at)
+            for challenge in ended:
+                self._tell(challenge)
+
+
+@asynccontextmanager
+async def open_lobby(
+    store: Store, manager: TableManager, settings: Settings, relay: Relay | None
+) -> AsyncIterator[Lobby]:
+    """The lobby of this process: in memory alone, through Redis beside others."""
+    if not isinstance(store, SqlStore):
+        raise ValueError("the lobby keeps its challenges in the SQL store")
+    if relay is None:
+        lobby = Lobby(Book(store), manager, settings, LocalPresence(), LocalBus(), LocalHistory())
+    else:
+        lobby = Lobby(
+            Book(store),
+            manager,
+            settings,
+            RedisPresence(relay.redis, relay.process),
+            RedisBus(relay.redis),
+            RedisHistory(relay.redis),
+        )
+    await lobby.start()
+    try:
+        yield lobby
+    finally:
+        await lobby.close()

@@ -1,0 +1,144 @@
+"""The lobby socket ``/ws/lobby`` (docs/protocol.md, "The lobby"): pushed, never polled.
+
+The player is the one of the request's cookie; a visitor without a name gets
+the lists read-only. The first frame is ``welcome`` (who you are, who is
+online, your open challenges, the last chat messages); then ``online``,
+``challenge`` and ``chat`` frames as things change. The client sends only
+``chat`` frames, parsed at the edge like the table socket's
+(``incoming.parse_frame``: size, JSON, phrase) and rate-limited like them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+
+from limits import RateLimitItemPerSecond
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from doublesix.server.deps import COOKIE, Server
+from doublesix.server.incoming import ChatFrame, bad, parse_frame
+from doublesix.server.lobby_room import Lobby
+from doublesix.server.ws import CLOSE_TOO_SLOW, MAX_QUEUE, error_frame
+from doublesix.table.commands import Player
+from doublesix.table.errors import Refusal, TableError
+from doublesix.table.frames import encode
+from doublesix.table.model import JSON
+
+_frames = MovingWindowRateLimiter(MemoryStorage())
+
+
+class LobbyConnection:
+    """One lobby socket's frames, queued for its sender (a slow client is dropped)."""
+
+    def __init__(self, player: str | None) -> None:
+        self._player = player
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._early: list[JSON] | None = []
+        """Frames that came while the first one was being made (sent after it)."""
+
+    @property
+    def player(self) -> str | None:
+        return self._player
+
+    def start(self, welcome: JSON) -> None:
+        early, self._early = self._early or [], None
+        for frame in [welcome, *early]:
+            self.send(frame)
+
+    def send(self, frame: JSON) -> None:
+        if self._early is not None:
+            self._early.append(frame)
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(encode(frame))
+
+
+async def _who(ws: WebSocket, server: Server) -> Player | None:
+    guest_id = ws.cookies.get(COOKIE)
+    guest = None if not guest_id else await server.store.guest(guest_id)
+    return None if guest is None else Player(guest.id, guest.name)
+
+
+async def _sender(ws: WebSocket, conn: LobbyConnection) -> None:
+    while True:
+        frame = await conn.queue.get()
+        if frame is None:
+            with contextlib.suppress(Exception):
+                await ws.close(CLOSE_TOO_SLOW)
+            return
+        await ws.send_text(frame)
+
+
+async def lobby_socket(ws: WebSocket) -> None:
+    server: Server = ws.app.state.server
+    lobby: Lobby = ws.app.state.lobby
+    await ws.accept()
+    player = await _who(ws, server)
+    conn = LobbyConnection(None if player is None else player.id)
+    key = uuid.uuid4().hex
+    limit = server.limits
+    rate = RateLimitItemPerSecond(
+        max(1, int(limit.burst)), max(1, round(limit.burst / limit.frames_per_second))
+    )
+    sender: asyncio.Task[None] | None = None
+    try:
+        async with lobby.present(player, None):
+            lobby.listeners.add(conn)
+            you: JSON | None = None
+            if player is not None:
+                you = {"name": player.name, "account": await lobby.account(player.id)}
+            conn.start(
+                {
+                    "type": "welcome",
+                    "you": you,
+                    "players": await lobby.players(),
+                    "challenges": [] if player is None else await lobby.mine(player.id),
+                    "chat": await lobby.history.last(),
+                }
+            )
+            sender = asyncio.create_task(_sender(ws, conn))
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                if not _frames.hit(rate, "lobby-socket", key):
+                    conn.send(
+                        error_frame(TableError(Refusal.RATE_LIMITED, "too many frames; slow down"))
+                    )
+                    continue
+                text = message.get("text")
+                try:
+                    frame = parse_frame(text if isinstance(text, str) else None)
+                    if not isinstance(frame, ChatFrame):
+                        raise bad('the lobby takes only {"type": "chat", ...} frames')
+                    if player is None:
+                        raise TableError(
+                            Refusal.CHAT, "choose a name before you chat", field="name"
+                        )
+                    await lobby.chat(player, frame.text, frame.phrase)
+                except TableError as e:
+                    conn.send(_error(e))
+    except WebSocketDisconnect:
+        return
+    finally:
+        lobby.listeners.discard(conn)
+        if sender is not None:
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+        if ws.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+
+def _error(e: TableError) -> JSON:
+    out = error_frame(e)
+    if e.field is not None:
+        out["field"] = e.field
+    return out

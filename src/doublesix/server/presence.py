@@ -1,0 +1,169 @@
+"""Who is online: a player is online while a socket of theirs (lobby or table) is connected.
+
+Each process counts its own sockets per player (``Here``). Alone, that is
+the whole site (``LocalPresence``). With several processes each keeps its
+players in a Redis hash ``ds:online:<process>`` that expires unless the
+process renews it (``RedisPresence``): the site's list is the union of the
+hashes, and a killed process's players vanish with its hash; a restarted
+one starts with a hash of its own, so no player of before is left over.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import orjson
+from redis.asyncio import Redis
+
+from doublesix.table.model import JSON
+
+log = logging.getLogger(__name__)
+
+ONLINE_SECONDS = 6.0
+"""A process's list of players expires this long after its last renewal."""
+PREFIX = "ds:online:"
+
+
+@dataclass
+class OnlinePlayer:
+    """A player online now, as the lobby shows them: where they sit, if anywhere."""
+
+    id: str
+    name: str
+    account: bool
+    tables: set[str] = field(default_factory=set)
+    """The tables where a socket of theirs holds a seat."""
+
+    def public(self) -> JSON:
+        """What every lobby may see (never the id: a guest's id is its cookie)."""
+        table = min(self.tables) if self.tables else None
+        return {
+            "name": self.name,
+            "account": self.account,
+            "status": "free" if table is None else "seated",
+            "table": table,
+        }
+
+    def wire(self) -> JSON:
+        return {"name": self.name, "account": self.account, "tables": sorted(self.tables)}
+
+
+@dataclass
+class _Count:
+    player: OnlinePlayer
+    sockets: int = 0
+    seats: Counter[str] = field(default_factory=Counter)
+
+
+class Here:
+    """This process's sockets, counted per player (and per table where they sit)."""
+
+    def __init__(self) -> None:
+        self._players: dict[str, _Count] = {}
+
+    def add(self, player: OnlinePlayer, table: str | None) -> None:
+        count = self._players.setdefault(player.id, _Count(player))
+        count.player.name, count.player.account = player.name, player.account
+        count.sockets += 1
+        if table is not None:
+            count.seats[table] += 1
+            count.player.tables.add(table)
+
+    def remove(self, player_id: str, table: str | None) -> bool:
+        """One socket fewer; whether it was the player's last one here."""
+        count = self._players.get(player_id)
+        if count is None:
+            return True
+        count.sockets -= 1
+        if table is not None:
+            count.seats[table] -= 1
+            if count.seats[table] <= 0:
+                del count.seats[table]
+                count.player.tables.discard(table)
+        if count.sockets <= 0:
+            del self._players[player_id]
+            return True
+        return False
+
+    def players(self) -> list[OnlinePlayer]:
+        return [c.player for c in self._players.values()]
+
+    def has(self, player_id: str) -> bool:
+        return player_id in self._players
+
+
+class Presence(Protocol):
+    here: Here
+
+    async def publish(self) -> None:
+        """Tell the site what ``here`` holds now."""
+        ...
+
+    async def online(self) -> dict[str, OnlinePlayer]:
+        """Every player online on the site, by id."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class LocalPresence:
+    """One process: its sockets are the site's."""
+
+    def __init__(self) -> None:
+        self.here = Here()
+
+    async def publish(self) -> None:
+        return None
+
+    async def online(self) -> dict[str, OnlinePlayer]:
+        return {p.id: p for p in self.here.players()}
+
+    async def close(self) -> None:
+        return None
+
+
+class RedisPresence:
+    """Several processes: each one's players in a hash of its own that expires unless renewed
+    (the lobby renews it every ``ONLINE_SECONDS / 3``)."""
+
+    def __init__(self, redis: Redis, process: str) -> None:
+        self.here = Here()
+        self.redis = redis
+        self.key = PREFIX + process
+
+    async def publish(self) -> None:
+        players = self.here.players()
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(self.key)
+            if players:
+                pipe.hset(self.key, mapping={p.id: orjson.dumps(p.wire()) for p in players})
+                pipe.pexpire(self.key, int(ONLINE_SECONDS * 1000))
+            await pipe.execute()
+
+    async def online(self) -> dict[str, OnlinePlayer]:
+        found: dict[str, OnlinePlayer] = {}
+        keys = [key async for key in self.redis.scan_iter(match=PREFIX + "*", count=100)]
+        for key in keys:
+            entries = await self.redis.hgetall(key)
+            for raw_id, raw in entries.items():
+                player_id = raw_id.decode() if isinstance(raw_id, bytes) else str(raw_id)
+                try:
+                    data = orjson.loads(raw)
+                except orjson.JSONDecodeError:
+                    continue
+                known = found.get(player_id)
+                if known is None:
+                    known = found[player_id] = OnlinePlayer(
+                        player_id, str(data["name"]), bool(data["account"])
+                    )
+                known.account = known.account or bool(data["account"])
+                known.tables.update(str(t) for t in data.get("tables", ()))
+        return found
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.redis.delete(self.key)

@@ -1,0 +1,466 @@
+"""Issue 11: who is online, challenges and the lobby's chat, on one process (SQLite).
+
+Several players share one ``TestClient`` (one event loop for the app): each
+request and socket is made with that player's cookie (``as_player``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from doublesix.server import schema
+from doublesix.server.deps import COOKIE
+
+from .server_helpers import AppFactory, TestClient, WebSocketTestSession
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def lobby(make_app: AppFactory, clock: Clock) -> Iterator[TestClient]:
+    app = make_app(clock=clock)
+    with TestClient(app) as c:
+        app.state.lobby.leave_seconds = 0.2
+        app.state.lobby.sweep_seconds = 0.05
+        yield c
+
+
+def name(client: TestClient, player: str) -> str:
+    """A new guest named ``player``: its id (its cookie)."""
+    client.cookies.clear()
+    r = client.post("/api/guest", json={"name": player})
+    assert r.status_code == 200, r.text
+    return str(r.json()["id"])
+
+
+def as_player(client: TestClient, guest_id: str | None) -> TestClient:
+    client.cookies.clear()
+    if guest_id is not None:
+        client.cookies.set(COOKIE, guest_id)
+    return client
+
+
+def make_account(client: TestClient, guest_id: str, player: str) -> None:
+    """An account for the guest (as the accounts' module writes one)."""
+    store = client.app.state.server.store  # type: ignore[attr-defined]
+
+    async def insert() -> None:
+        async with store.writing() as conn:
+            await conn.execute(
+                sa.insert(schema.accounts).values(
+                    player_id=guest_id,
+                    name=player,
+                    name_key=player.casefold(),
+                    password="argon2-hash",
+                    created_at=0.0,
+                    updated_at=0.0,
+                )
+            )
+
+    assert client.portal is not None
+    client.portal.call(insert)
+
+
+class Lobby:
+    """A lobby socket: its welcome, then the frames that follow."""
+
+    def __init__(self, client: TestClient, stack: ExitStack, guest_id: str | None) -> None:
+        as_player(client, guest_id)
+        self._own = ExitStack()
+        stack.callback(self._own.close)
+        socket = client.websocket_connect("/ws/lobby")
+        self.ws: WebSocketTestSession = self._own.enter_context(socket)
+        self.welcome = self.ws.receive_json()
+        assert self.welcome["type"] == "welcome", self.welcome
+        self.players = self.welcome["players"]
+
+    def close(self) -> None:
+        self._own.close()
+
+    def next(self, kind: str) -> dict[str, Any]:
+        """The next frame of ``kind`` (online lists before it are kept)."""
+        while True:
+            frame: dict[str, Any] = self.ws.receive_json()
+            if frame["type"] == "online":
+                self.players = frame["players"]
+            if frame["type"] == "error" and kind != "error":
+                raise AssertionError(frame)
+            if frame["type"] == kind:
+                return frame
+
+    def until_online(self, names: set[str]) -> list[dict[str, Any]]:
+        """Online lists until the names online are ``names``."""
+        while {p["name"] for p in self.players} != names:
+            self.next("online")
+        return list(self.players)
+
+    def challenge(self, status: str) -> dict[str, Any]:
+        while True:
+            found: dict[str, Any] = self.next("challenge")["challenge"]
+            if found["status"] == status:
+                return found
+
+
+def challenge(client: TestClient, guest_id: str, **body: Any) -> Any:
+    as_player(client, guest_id)
+    return client.post("/api/challenges", json={"preset": "draw"} | body)
+
+
+# --- who is online ----------------------------------------------------------------------
+
+
+def test_players_online_come_and_go(lobby: TestClient) -> None:
+    anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
+    with ExitStack() as stack:
+        a = Lobby(lobby, stack, anna)
+        assert a.welcome["you"] == {"name": "Anna", "account": False}
+        assert {p["name"] for p in a.players} == {"Anna"}
+        b = Lobby(lobby, stack, ben)
+        assert {p["name"] for p in b.players} == {"Anna", "Ben"}
+        assert a.until_online({"Anna", "Ben"}) == [
+            {"name": "Anna", "account": False, "status": "free", "table": None},
+            {"name": "Ben", "account": False, "status": "free", "table": None},
+        ]
+        visitor = Lobby(lobby, stack, None)  # no name: sees the list, is not on it
+        assert visitor.welcome["you"] is None
+        assert {p["name"] for p in visitor.players} == {"Anna", "Ben"}
+        b.close()
+        a.until_online({"Anna"})
+        assert as_player(lobby, None).get("/api/online").json()["players"][0]["name"] == "Anna"
+
+
+def test_a_seated_player_is_online_at_the_table(lobby: TestClient) -> None:
+    anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
+    as_player(lobby, anna)
+    table = lobby.post("/api/tables", json={"preset": "draw", "options": {"players": 2}}).json()
+    with ExitStack() as stack:
+        b = Lobby(lobby, stack, ben)
+        as_player(lobby, anna)
+        seat = stack.enter_context(lobby.websocket_connect(f"/ws/table/{table['id']}"))
+        seat.send_json({"type": "hello", "token": table["token"], "since": None})
+        assert seat.receive_json()["type"] == "snapshot"
+        online = b.until_online({"Anna", "Ben"})
+        assert online[0] == {
+            "name": "Anna",
+            "account": False,
+            "status": "seated",
+            "table": table["id"],
+        }
+        seat.close()
+        b.until_online({"Ben"})
+
+
+# --- challenges -------------------------------------------------------------------------
+
+
+def test_an_accepted_challenge_starts_a_table_with_their_seats(lobby: TestClient) -> None:
+    anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
+    with ExitStack() as stack:
+        a, b = Lobby(lobby, stack, anna), Lobby(lobby, stack, ben)
+        r = challenge(lobby, anna, to=["ben"], options={"target": 50}, timer=30)
+        assert r.status_code == 201, r.text
+        made = r.json()
+        assert made["from"] == "Anna" and made["to"] == [{"name": "Ben", "answer": None}]
+        assert made["status"] == "open" and made["expires_in"] == 60 and made["mine"] is True
+        incoming = b.challenge("open")
+        assert incoming["id"] == made["id"] and incoming["mine"] is False
+        assert a.challenge("open")["mine"] is True
+        as_player(lobby, ben)
+        assert [c["id"] for c in lobby.get("/api/challenges").json()["challenges"]] == [made["id"]]
+        r = lobby.post(f"/api/challenges/{made['id']}/accept")
+        assert r.status_code == 200, r.text
+        table_id = r.json()["table"]
+        assert table_id and r.json()["challenge"]["status"] == "accepted"
+        assert a.challenge("accepted")["table"] == table_id
+        assert b.challenge("accepted")["table"] == table_id
+        table = lobby.get(f"/api/tables/{table_id}").json()
+        assert table["status"] == "playing" and table["timer"] == 30
+        assert table["ruleset"]["target"] == 50
+        seats = [(s["name"], s["kind"]) for s in table["seats"]]
+        assert seats == [("Anna", "human"), ("Ben", "human")]
+        assert lobby.post(f"/api/tables/{table_id}/join", json={}).json()["seat"] == 1
+        as_player(lobby, anna)
+        assert lobby.post(f"/api/tables/{table_id}/join", json={}).json()["seat"] == 0
+        assert lobby.get("/api/challenges").json()["challenges"] == []
+
+
+def test_seats_left_over_take_bots_and_every_player_must_accept(lobby: TestClient) -> None:
+    anna, ben, cleo = name(lobby, "Anna"), name(lobby, "Ben"), name(lobby, "Cleo")
+    with ExitStack() as stack:
+        for who in (anna, ben, cleo):
+            Lobby(lobby, stack, who)
+        made = challenge(lobby, anna, to=["Ben", "Cleo"], players=4, bot="random").json()
+        as_player(lobby, ben)
+        first = lobby.post(f"/api/challenges/{made['id']}/accept").json()
+        assert first["table"] is None and first["challenge"]["status"] == "open"
+        assert first["challenge"]["to"] == [
+            {"name": "Ben", "answer": "accept"},
+            {"name": "Cleo", "answer": None},
+        ]
+        as_player(lobby, cleo)
+        table_id = lobby.post(f"/api/challenges/{made['id']}/accept").json()["table"]
+        seats = lobby.get(f"/api/tables/{table_id}").json()["seats"]
+        assert [(s["name"], s["kind"], s["bot"]) for s in seats] == [
+            ("Anna", "human", None),
+            ("Ben", "human", None),
+            ("Cleo", "human", None),
+            ("random bot", "bot", "random"),
+        ]
+
+
+def test_a_declined_challenge_is_over_for_everyone(lobby: TestClient) -> None:
+    anna, ben, cleo = name(lobby, "Anna"), name(lobby, "Ben"), name(lobby, "Cleo")
+    with ExitStack() as stack:
+        a = Lobby(lobby, stack, anna)
+        Lobby(lobby, stack, ben), Lobby(lobby, stack, cleo)
+        made = challenge(lobby, anna, to=["Ben", "Cleo"], players=3).json()
+        as_player(lobby, cleo)
+        r = lobby.post(f"/api/challenges/{made['id']}/decline")
+        assert r.status_code == 200 and r.json()["status"] == "declined"
+        assert a.challenge("declined")["to"][1] == {"name": "Cleo", "answer": "decline"}
+        as_player(lobby, ben)
+        r = lobby.post(f"/api/challenges/{made['id']}/accept")
+        assert r.status_code == 409 and "declined" in r.json()["error"]
+        assert lobby.get("/api/tables").json()["playing"] == []
+
+
+def test_a_challenge_expires_after_a_minute(lobby: TestClient, clock: Clock) -> None:
+    anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
+    with ExitStack() as stack:
+        a, b = Lobby(lobby, stack, anna), Lobby(lobby, stack, ben)
+        made = challenge(lobby, anna, to=["Ben"]).json()
+        b.challenge("open")
+        clock.now += 59.9
+        as_player(lobby, ben)
+        assert lobby.get("/api/challenges").json()["challenges"][0]["expires_in"] == 0.1
+        clock.now += 0.1
+        assert b.challenge("expired")["id"] == made["id"]
+        assert a.challenge("expired")["id"] == made["id"]
+        r = lobby.post(f"/api/challenges/{made['id']}/accept")
+        assert r.status_code == 409, r.text
+        assert lobby.get("/api/tables").json()["playing"] == []
+
+
+def test_an_answer_after_the_minute_is_refused_before_the_sweep(
+    lobby: TestClient, clock: Clock
+) -> None:
+    anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
+    lobby.app.state.lobby.sweep_seconds = 3600  # type: ignore[attr-defined]
+    with ExitStack() as stack:
+        Lobby(lobby, stack, anna), Lobby(lobby, stack, ben)
+        made = challenge(lobby, anna, to=["Ben"]).json()
+        clock.now += 61
+        as_player(lobby, ben)
+        r = lobby.post(f"/api/challenges/{made['id']}/accept")
+        assert r.status_code == 409 and r.json()["error"] == "this challenge has expired"
+
+
+def test_a_challenge_ends_when_its_challenger_leaves(lobby: TestClient) -> None:
+    anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
+    with ExitStack() as stack:
+        a, b = Lobby(lobby, stack, anna), Lobby(lobby, stack, ben)
+        made = challenge(lobby, anna, to=["Ben"]).json()
+        b.challenge("open")
+        a.close()
+        assert b.challenge("cancelled")["id"] == made["id"]
+        as_player(lobby, ben)
+        assert lobby.post(f"/api/challenges/{made['id']}/accept").status_code == 409
+
+
+def test_the_challenger_may_withdraw_and_only_the_challenger(lobby: TestClient) -> None:
+    anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
+    with ExitStack() as stack:
+        Lobby(lobby, stack, anna)
+        b = Lobby(lobby, stack, ben)
+        made = challenge(lobby, anna, to=["Ben"]).json()
+        as_player(lobby, ben)
+        assert lobby.post(f"/api/challenges/{made['id']}/cancel").status_code == 403
+        as_player(lobby, anna)
+        assert lobby.post(f"/api/challenges/{made['id']}/cancel").json()["status"] == "cancelled"
+        assert b.challenge("cancelled")["id"] == made["id"]
+        assert lobby.post(f"/api/challenges/{made['id']}/cancel").status_code == 409
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "status"),
+    [
+        ({"to": ["Anna"]}, "to.0", 422),  # oneself
+        ({"to": ["Nobody"]}, "to.0", 422),  # unknown
+        ({"to": ["Dora"]}, "to.0", 422),  # a guest who is not online
+        ({"to": ["Ben", "ben"], "players": 3}, "to.1", 422),
+        ({"to": ["Ben", "Cleo"], "preset": "kozel", "players": 3}, "players", 422),
+        ({"to": ["Ben", "Cleo"], "players": 2}, "to", 422),
+        ({"to": ["Ben"], "preset": "kozel"}, "players", 422),  # kozel is for 4
+        ({"to": ["Ben"], "options": {"target": -5}}, "options.target", 422),
+        ({"to": ["Ben"], "options": {"no_such": 1}}, "options.no_such", 422),
+        ({"to": ["Ben"], "preset": "chess"}, "preset", 422),
+        ({"to": ["Ben"], "timer": 1}, "timer", 422),
+        ({"to": ["Ben"], "bot": "nobody", "players": 3}, "seats.2.bot", 422),
+        ({"to": ["Ben"], "rated": True}, "rated", 422),  # Anna is a guest
+        ({"to": []}, "to", 422),
+        ({"to": ["x" * 33]}, "to.0", 422),
+    ],
+)
+def test_a_bad_challenge_is_refused_and_changes_nothing(
+    lobby: TestClient, body: dict[str, Any], field: str, status: int
+) -> None:
+    anna, ben, cleo = name(lobby, "Anna"), name(lobby, "Ben"), name(lobby, "Cleo")
+    name(lobby, "Dora")
+    with ExitStack() as stack:
+        for who in (anna, ben, cleo):
+            Lobby(lobby, stack, who)
+        r = challenge(lobby, anna, **body)
+        assert r.status_code == status, r.text
+        assert r.json()["field"] == field, r.json()
+        assert lobby.get("/api/challenges").json()["challenges"] == []
+        as_player(lobby, ben)
+        assert lobby.get("/api/challenges").json()["challenges"] == []
+
+
+def test_a_rated_challenge_is_between_accounts(lobby: TestClient) -> None:
+    anna, ben, cleo = name(lobby, "Anna"), name(lobby, "Ben"), name(lobby, "Cleo")
+    make_account(lobby, anna, "Anna")
+    make_account(lobby, ben, "Ben")
+    with ExitStack() as stack:
+        for who in (anna, ben, cleo):
+            Lobby(lobby, stack, who)
+        r = challenge(lobby, anna, to=["Ben", "Cleo"], players=3, rated=True)
+        assert r.status_code == 422 and r.json()["field"] == "rated"
+        assert "Cleo is a guest" in r.json()["error"]
+        r = challenge(lobby, anna, to=["Ben"], rated=True)
+        assert r.status_code == 201 and r.json()["rated"] is True
+        as_player(lobby, ben)
+        table_id = lobby.post(f"/api/challenges/{r.json()['id']}/accept").json()["table"]
+        assert lobby.get(f"/api/tables/{table_id}").json()["rated"] is True
+
+
+def test_answers_are_for_the_challenged_and_given_once(lobby: TestClient) -> None:
+    anna, ben, cleo = name(lobby, "Anna"), name(lobby, "Ben"), name(lobby, "Cleo")
+    with ExitStack() as stack:
+        for who in (anna, ben, cleo):
+            Lobby(lobby, stack, who)
+        made = challenge(lobby, anna, to=["Ben", "Cleo"], players=3).json()
+        for who in (anna, name(lobby, "Eve")):
+            as_player(lobby, who)
+            r = lobby.post(f"/api/challenges/{made['id']}/accept")
+            assert r.status_code == 403, r.text
+        as_player(lobby, ben)
+        assert lobby.post(f"/api/challenges/{made['id']}/accept").status_code == 200
+        r = lobby.post(f"/api/challenges/{made['id']}/accept")
+        assert r.status_code == 409 and "answered" in r.json()["error"]
+        assert lobby.post(f"/api/challenges/{made['id']}/decline").status_code == 409
+        assert lobby.post("/api/challenges/nope/accept").status_code == 404
+        as_player(lobby, None)
+        assert lobby.post(f"/api/challenges/{made['id']}/accept").status_code == 401
+
+
+def test_a_challenger_has_three_challenges_waiting_at_most(lobby: TestClient) -> None:
+    anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
+    with ExitStack() as stack:
+        Lobby(lobby, stack, anna), Lobby(lobby, stack, ben)
+        for _ in range(3):
+            assert challenge(lobby, anna, to=["Ben"]).status_code == 201
+        r = challenge(lobby, anna, to=["Ben"])
+        assert r.status_code == 429, r.text
+
+
+# --- the lobby's chat -------------------------------------------------------------------
+
+
+def test_lobby_chat_is_text_phrases_and_kept_for_newcomers(lobby: TestClient) -> None:
+    anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
+    payload = '<img src=x onerror="alert(1)"> <b>hi</b>'
+    with ExitStack() as stack:
+        a = Lobby(lobby, stack, anna)
+        a.ws.send_json({"type": "chat", "text": f"  {payload}  "})
+        said = a.next("chat")
+        assert said["from"] == "Anna" and said["text"] == payload and "at" in said
+        a.ws.send_json({"type": "chat", "phrase": "good_game"})
+        assert a.next("chat")["phrase"] == "good_game"
+        b = Lobby(lobby, stack, ben)
+        assert [m.get("text", m.get("phrase")) for m in b.welcome["chat"]] == [payload, "good_game"]
+        b.ws.send_json({"type": "chat", "text": "hello"})
+        assert a.next("chat") == b.next("chat")
+
+
+@pytest.mark.parametrize(
+    ("frame", "code", "field"),
+    [
+        ({"type": "chat", "text": "x" * 301}, "chat", "text"),
+        ({"type": "chat", "text": "a\u0007b"}, "chat", "text"),
+        ({"type": "chat", "text": "   "}, "chat", "text"),
+        ({"type": "chat", "phrase": "hurry"}, "bad_frame", None),
+        ({"type": "chat", "text": 5}, "bad_frame", None),
+        ({"type": "play", "tile": "6-6", "version": 1}, "bad_frame", None),
+        ({"type": "hello"}, "bad_frame", None),
+    ],
+)
+def test_a_bad_lobby_frame_is_refused(
+    lobby: TestClient, frame: dict[str, Any], code: str, field: str | None
+) -> None:
+    anna = name(lobby, "Anna")
+    with ExitStack() as stack:
+        a = Lobby(lobby, stack, anna)
+        a.ws.send_json(frame)
+        error = a.next("error")
+        assert error["code"] == code and error.get("field") == field, error
+        a.ws.send_text("not json")
+        assert a.next("error")["code"] == "bad_frame"
+        a.ws.send_text("{" * 5000)
+        assert "at most" in a.next("error")["message"]
+        a.ws.send_json({"type": "chat", "text": "still here"})
+        assert a.next("chat")["text"] == "still here"
+    with ExitStack() as stack:
+        newcomer = Lobby(lobby, stack, None)
+    assert newcomer.welcome["chat"] == [
+        {"type": "chat", "from": "Anna", "text": "still here", "at": 1_000_000.0}
+    ]
+
+
+def test_lobby_chat_is_rate_limited_and_a_visitor_only_reads(lobby: TestClient) -> None:
+    anna = name(lobby, "Anna")
+    with ExitStack() as stack:
+        a = Lobby(lobby, stack, anna)
+        for n in range(5):
+            a.ws.send_json({"type": "chat", "text": f"m{n}"})
+            assert a.next("chat")["text"] == f"m{n}"
+        a.ws.send_json({"type": "chat", "text": "one too many"})
+        assert a.next("error")["code"] == "rate_limited"
+        visitor = Lobby(lobby, stack, None)
+        visitor.ws.send_json({"type": "chat", "text": "hi"})
+        assert visitor.next("error") | {"message": ""} == {
+            "type": "error",
+            "code": "chat",
+            "message": "",
+            "field": "name",
+        }
+        assert len(visitor.welcome["chat"]) == 5
+
+
+def test_the_lobby_keeps_the_last_fifty_messages(lobby: TestClient) -> None:
+    room = lobby.app.state.lobby  # type: ignore[attr-defined]
+    room.speakers.speak = lambda player: None  # the rate limit is tested above
+    anna = name(lobby, "Anna")
+    with ExitStack() as stack:
+        a = Lobby(lobby, stack, anna)
+        for n in range(55):
+            a.ws.send_json({"type": "chat", "text": f"m{n}"})
+            a.next("chat")
+        kept = Lobby(lobby, stack, None).welcome["chat"]
+        assert [m["text"] for m in kept] == [f"m{n}" for n in range(5, 55)]
