@@ -51,6 +51,7 @@ from doublesix.server.presence import (
     RedisPresence,
 )
 from doublesix.server.relay import Relay
+from doublesix.server.requests import Describe
 from doublesix.server.settings import Settings
 from doublesix.server.store import Guest, SqlStore, Store
 from doublesix.table.commands import Phrase, Player
@@ -259,7 +260,8 @@ class Lobby:
             raise CommandError("not_found", f"no challenge {challenge_id!r}", status=404)
         challenge, outcome = changed
         if outcome.table is not None:
-            await self.manager.create(outcome.table)
+            host = await self.manager.create(outcome.table)
+            await host.submit(Describe())  # once it has started (and stored so)
         self._tell(challenge)
         if challenge.status == Status.EXPIRED:
             raise CommandError("expired", "this challenge has expired", status=409)

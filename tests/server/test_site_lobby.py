@@ -1,0 +1,81 @@
+"""Issue 11 on several processes: who is online and a challenge across two real ``doublesix
+serve`` processes on PostgreSQL and Redis (see ``site_helpers.py``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from .site_helpers import Process, Site
+
+
+def guest(process: Process, name: str) -> httpx.Client:
+    client = httpx.Client(base_url=process.url, timeout=10)
+    assert client.post("/api/guest", json={"name": name}).status_code == 200
+    return client
+
+
+class LobbySocket:
+    def __init__(self, process: Process, client: httpx.Client | None) -> None:
+        cookie = "" if client is None else f"ds_guest={client.cookies['ds_guest']}"
+        headers = {"Cookie": cookie} if cookie else {}
+        self.ws: ClientConnection = connect(
+            f"{process.ws}/ws/lobby", additional_headers=headers, open_timeout=15
+        )
+        self.welcome = self.receive()
+        assert self.welcome["type"] == "welcome", self.welcome
+        self.names = {p["name"] for p in self.welcome["players"]}
+
+    def receive(self) -> dict[str, Any]:
+        frame: dict[str, Any] = json.loads(self.ws.recv(timeout=30))
+        if frame["type"] == "online":
+            self.names = {p["name"] for p in frame["players"]}
+        return frame
+
+    def next(self, kind: str) -> dict[str, Any]:
+        while True:
+            frame = self.receive()
+            if frame["type"] == kind:
+                return frame
+
+    def until_online(self, names: set[str]) -> None:
+        while self.names != names:
+            self.next("online")
+
+
+def test_presence_and_a_challenge_across_two_processes(site: Site) -> None:
+    one, two = site.start(), site.start()
+    anna, ben = guest(one, "Anna"), guest(two, "Ben")
+    a = LobbySocket(one, anna)
+    b = LobbySocket(two, ben)
+    a.until_online({"Anna", "Ben"})
+    assert b.names == {"Anna", "Ben"}
+
+    r = anna.post("/api/challenges", json={"to": ["Ben"], "preset": "draw"})
+    assert r.status_code == 201, r.text
+    challenge = b.next("challenge")["challenge"]
+    assert challenge["id"] == r.json()["id"] and challenge["from"] == "Anna"
+    accepted = ben.post(f"/api/challenges/{challenge['id']}/accept")
+    assert accepted.status_code == 200, accepted.text
+    table_id = accepted.json()["table"]
+    told = a.next("challenge")["challenge"]
+    while told["status"] == "open":
+        told = a.next("challenge")["challenge"]
+    assert told["status"] == "accepted" and told["table"] == table_id
+    table = anna.get(f"/api/tables/{table_id}").json()  # made by the other process
+    assert table["status"] == "playing"
+    assert [s["name"] for s in table["seats"]] == ["Anna", "Ben"]
+
+    b.ws.send(json.dumps({"type": "chat", "text": "<b>hello</b> from two"}))
+    said = a.next("chat")
+    assert said["from"] == "Ben" and said["text"] == "<b>hello</b> from two"
+    assert LobbySocket(one, None).welcome["chat"][-1]["text"] == "<b>hello</b> from two"
+
+    two.kill()  # its players' entries expire: no ghost
+    a.until_online({"Anna"})
+    three = site.start()
+    visitor = LobbySocket(three, None)
+    assert visitor.names == {"Anna"}
