@@ -3,6 +3,7 @@ import { ApiError, get, keepSeat, me, post, seatAt } from './api.js';
 import { clear, PRESETS, setRulesPreset, sortBots, startPage, toast } from './common.js';
 import { playerName } from './describe.js';
 import { el, lit, onLanguage, tattr, tx } from './i18n.js';
+import { startLobbyLive } from './lobby_live.js';
 import { drawFace, svgEl } from './tiles.js';
 
 const OPENERS = ['highest_double', 'kozel', 'lowest_double', 'highest_tile', 'draw_for_lead'];
@@ -83,6 +84,7 @@ async function main() {
   if (Array.isArray(bots) && bots.length) state.bots = sortBots(bots);
   renderIdentity();
   startForm(state.presets.kozel ? 'kozel' : Object.keys(state.presets)[0]);
+  startLobbyLive({ presets: () => state.presets });
   await refreshTables();
   setInterval(refreshTables, 4000);
   onLanguage(() => {
@@ -135,6 +137,7 @@ async function saveName(name) {
   try {
     state.me = await post('/api/guest', { name: clean });
     renderIdentity();
+    document.dispatchEvent(new CustomEvent('ds:me')); // the lobby socket comes again as us
     return state.me;
   } catch (e) {
     toast('err.server', { message: e.message }, 'error');

@@ -1,0 +1,304 @@
+// Challenges (VOG's "Herausfordern"): the dialog that sends one, and the toasts of the
+// challenges we sent or were sent, with their countdown. On acceptance both go to the table.
+import { ApiError, keepSeat, post } from './api.js';
+import { clear } from './common.js';
+import { el, lit, t, tx } from './i18n.js';
+
+const TARGETS = ['50', '100', '150', 'round'];
+const TIMERS = [0, 15, 30, 60, 120];
+const shown = new Map(); // challenge id -> {node, challenge, received, timer}
+let ctx = null;
+let savedTitle = null;
+
+/** `context`: presets(), bots(), you() ({name, account} or null), online() (the players). */
+export function startChallenges(context) {
+  ctx = context;
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden && savedTitle !== null) {
+      document.title = savedTitle;
+      savedTitle = null;
+    }
+  });
+}
+
+function box() {
+  let node = document.getElementById('challenges');
+  if (!node) {
+    node = document.createElement('div');
+    node.id = 'challenges';
+    node.className = 'challenges';
+    node.setAttribute('role', 'alert');
+    document.body.appendChild(node);
+  }
+  return node;
+}
+
+function control(labelKey, input) {
+  const wrap = document.createElement('label');
+  wrap.className = 'field';
+  wrap.appendChild(el('span', labelKey, {}, 'label'));
+  wrap.appendChild(input);
+  return wrap;
+}
+
+function options(values, current, keyOf) {
+  const s = document.createElement('select');
+  for (const v of values) {
+    const o = keyOf ? el('option', keyOf(v)) : lit('option', String(v));
+    o.value = String(v);
+    if (String(v) === String(current)) o.selected = true;
+    s.appendChild(o);
+  }
+  return s;
+}
+
+/** The dialog that challenges `name` (and, for 3 or 4 players, others online and free). */
+export function openChallengeDialog(name) {
+  const presets = ctx.presets();
+  const you = ctx.you();
+  const form = { preset: presets.draw ? 'draw' : Object.keys(presets)[0], players: 2, target: '100', timer: 0, rated: false, hints: false, also: [] };
+  const dialog = document.createElement('dialog');
+  dialog.className = 'challenge-dialog card';
+  dialog.id = 'challenge-dialog';
+  document.body.appendChild(dialog);
+  const close = () => {
+    dialog.close();
+    dialog.remove();
+  };
+  const render = () => {
+    clear(dialog);
+    const f = document.createElement('form');
+    f.method = 'dialog';
+    f.appendChild(el('h2', 'lobby.challenge.title', { name }));
+    const p = presets[form.preset];
+    if (!p.players.includes(form.players)) form.players = p.players.includes(2) ? 2 : p.players[0];
+    const preset = options(Object.keys(presets), form.preset, (v) => `preset.${v}`);
+    preset.id = 'challenge-preset';
+    preset.addEventListener('change', () => {
+      form.preset = preset.value;
+      render();
+    });
+    f.appendChild(control('lobby.challenge.preset', preset));
+    const players = options(p.players, form.players);
+    players.id = 'challenge-players';
+    players.addEventListener('change', () => {
+      form.players = Number(players.value);
+      form.also = form.also.slice(0, form.players - 2);
+      render();
+    });
+    f.appendChild(control('lobby.challenge.players', players));
+    if (form.players > 2) {
+      const others = ctx.online().filter((o) => o.status === 'free' && o.name !== name && (!you || o.name !== you.name));
+      const set = document.createElement('fieldset');
+      set.className = 'challenge-also';
+      set.appendChild(el('legend', 'lobby.challenge.also'));
+      for (const o of others) {
+        const c = document.createElement('input');
+        c.type = 'checkbox';
+        c.value = o.name;
+        c.checked = form.also.includes(o.name);
+        c.disabled = !c.checked && form.also.length >= form.players - 2;
+        c.addEventListener('change', () => {
+          form.also = c.checked ? [...form.also, o.name] : form.also.filter((x) => x !== o.name);
+          render();
+        });
+        const l = document.createElement('label');
+        l.appendChild(c);
+        l.appendChild(lit('span', o.name));
+        set.appendChild(l);
+      }
+      set.appendChild(el('small', 'lobby.challenge.bots_fill', {}, 'help'));
+      f.appendChild(set);
+    }
+    const target = options(TARGETS, form.target, (v) => `target.${v}`);
+    target.id = 'challenge-target';
+    target.addEventListener('change', () => {
+      form.target = target.value;
+    });
+    f.appendChild(control('lobby.challenge.target', target));
+    const timer = options(TIMERS, form.timer, (v) => `timer.${v}`);
+    timer.id = 'challenge-timer';
+    timer.addEventListener('change', () => {
+      form.timer = Number(timer.value);
+    });
+    f.appendChild(control('lobby.challenge.timer', timer));
+    const rated = document.createElement('input');
+    rated.type = 'checkbox';
+    rated.id = 'challenge-rated';
+    rated.checked = form.rated;
+    rated.addEventListener('change', () => {
+      form.rated = rated.checked;
+    });
+    const ratedField = control('lobby.challenge.rated', rated);
+    ratedField.appendChild(el('small', 'lobby.challenge.rated_help', {}, 'help'));
+    f.appendChild(ratedField);
+    const hints = document.createElement('input');
+    hints.type = 'checkbox';
+    hints.id = 'challenge-hints';
+    hints.checked = form.hints;
+    hints.addEventListener('change', () => {
+      form.hints = hints.checked;
+    });
+    f.appendChild(control('lobby.challenge.hints', hints));
+    const error = document.createElement('p');
+    error.className = 'error';
+    error.id = 'challenge-error';
+    f.appendChild(error);
+    const buttons = document.createElement('div');
+    buttons.className = 'buttons';
+    const cancel = el('button', 'lobby.challenge.close', {}, 'small');
+    cancel.type = 'button';
+    cancel.addEventListener('click', close);
+    const send = el('button', 'lobby.challenge.send', {}, 'primary');
+    send.type = 'submit';
+    send.id = 'challenge-send';
+    buttons.append(cancel, send);
+    f.appendChild(buttons);
+    f.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const body = {
+        to: [name, ...form.also],
+        preset: form.preset,
+        players: form.players,
+        options: { target: form.target === 'round' ? 'round' : Number(form.target) },
+        timer: form.timer || null,
+        hints: form.hints,
+        rated: form.rated,
+      };
+      try {
+        const made = await post('/api/challenges', body);
+        close();
+        showChallenge(made);
+      } catch (e) {
+        tx(error, 'lobby.challenge.error', { message: e instanceof ApiError ? e.message : String(e) });
+      }
+    });
+    dialog.appendChild(f);
+  };
+  render();
+  dialog.showModal();
+}
+
+function secondsLeft(entry) {
+  const gone = (performance.now() - entry.received) / 1000;
+  return Math.max(0, Math.ceil(entry.challenge.expires_in - gone));
+}
+
+function game(c) {
+  return { $t: `preset.${c.preset}` };
+}
+
+async function goToTable(tableId) {
+  try {
+    const r = await post(`/api/tables/${encodeURIComponent(tableId)}/join`, {});
+    keepSeat(tableId, r.seat, r.token);
+  } catch (e) {
+    /* the table page lets us watch */
+  }
+  location.href = `/table/${encodeURIComponent(tableId)}`;
+}
+
+function drop(id) {
+  const entry = shown.get(id);
+  if (!entry) return;
+  clearInterval(entry.timer);
+  entry.node.remove();
+  shown.delete(id);
+}
+
+function note(key, params) {
+  const n = el('div', key, params, 'challenge-toast note');
+  box().appendChild(n);
+  setTimeout(() => n.remove(), 5000);
+}
+
+/** A challenge as the server sent it (made, answered, ended): show, update or drop its toast. */
+export function showChallenge(c) {
+  if (c.status !== 'open') {
+    drop(c.id);
+    if (c.status === 'accepted' && c.table) {
+      note('lobby.challenge.starting');
+      goToTable(c.table);
+    } else if (c.status === 'declined') {
+      const who = (c.to.find((x) => x.answer === 'decline') || {}).name || '';
+      note('lobby.challenge.declined', { name: who });
+    } else if (c.status === 'expired') {
+      note('lobby.challenge.expired');
+    } else if (c.status === 'cancelled') {
+      note('lobby.challenge.cancelled');
+    }
+    return;
+  }
+  let entry = shown.get(c.id);
+  if (!entry) {
+    const node = document.createElement('div');
+    node.className = `challenge-toast ${c.mine ? 'outgoing' : 'incoming'}`;
+    node.dataset.challenge = c.id;
+    box().appendChild(node);
+    entry = { node, challenge: c, received: performance.now(), timer: null };
+    shown.set(c.id, entry);
+    entry.timer = setInterval(() => tick(entry), 250);
+    if (!c.mine && document.hidden) {
+      if (savedTitle === null) savedTitle = document.title;
+      document.title = t('lobby.challenge.tab_title', { name: c.from });
+    }
+  } else {
+    entry.challenge = c;
+    entry.received = performance.now();
+  }
+  renderToast(entry);
+}
+
+function tick(entry) {
+  const left = secondsLeft(entry);
+  const n = entry.node.querySelector('.countdown');
+  if (n) tx(n, 'lobby.challenge.seconds', { count: left });
+  if (left <= 0) drop(entry.challenge.id);
+}
+
+function renderToast(entry) {
+  const c = entry.challenge;
+  const node = clear(entry.node);
+  const you = ctx.you();
+  if (c.mine) {
+    const waiting = c.to.filter((x) => x.answer === null).map((x) => x.name).join(', ');
+    node.appendChild(el('p', 'lobby.challenge.waiting', { names: waiting, game: game(c) }));
+  } else {
+    node.appendChild(el('p', 'lobby.challenge.incoming', { name: c.from, game: game(c), count: c.players }));
+  }
+  if (c.rated) node.appendChild(el('span', 'lobby.challenge.rated_badge', {}, 'badge'));
+  node.appendChild(el('span', 'lobby.challenge.seconds', { count: secondsLeft(entry) }, 'countdown'));
+  const buttons = document.createElement('div');
+  buttons.className = 'buttons';
+  const mineAnswer = you && (c.to.find((x) => x.name === you.name) || {}).answer;
+  if (c.mine) {
+    const w = el('button', 'lobby.challenge.withdraw', {}, 'small');
+    w.type = 'button';
+    w.addEventListener('click', () => answer(c, 'cancel'));
+    buttons.appendChild(w);
+  } else if (!mineAnswer) {
+    const a = el('button', 'lobby.challenge.accept', {}, 'primary small accept');
+    a.type = 'button';
+    a.addEventListener('click', () => answer(c, 'accept'));
+    const d = el('button', 'lobby.challenge.decline', {}, 'small decline');
+    d.type = 'button';
+    d.addEventListener('click', () => answer(c, 'decline'));
+    buttons.append(a, d);
+  }
+  node.appendChild(buttons);
+}
+
+async function answer(c, how) {
+  try {
+    const r = await post(`/api/challenges/${encodeURIComponent(c.id)}/${how}`, {});
+    if (how === 'accept') {
+      if (r.table) goToTable(r.table);
+      else showChallenge(r.challenge);
+    } else {
+      showChallenge(r);
+    }
+  } catch (e) {
+    drop(c.id);
+    note('lobby.challenge.error', { message: e instanceof ApiError ? e.message : String(e) });
+  }
+}

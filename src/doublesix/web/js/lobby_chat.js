@@ -1,0 +1,82 @@
+// The lobby's chat: text (shown as text, never as HTML) and quick phrases, each reader
+// seeing a phrase in their own language; the last messages come with the socket's welcome.
+import { clear } from './common.js';
+import { el, lit, tattr, tx } from './i18n.js';
+import { sendLobby } from './lobby_socket.js';
+
+const PHRASES = ['good_game', 'well_played', 'your_turn', 'thanks'];
+const MAX = 300;
+let list = null;
+let error = null;
+let input = null;
+
+function line(m) {
+  const li = document.createElement('li');
+  li.className = 'chat-line';
+  li.appendChild(lit('strong', m.from, 'chat-from'));
+  if (m.phrase) li.appendChild(el('span', `lobby.chat.phrase.${m.phrase}`, {}, 'chat-text phrase'));
+  else li.appendChild(lit('span', m.text, 'chat-text'));
+  return li;
+}
+
+/** Draw the chat panel in `box`; `you`: whether we have a name to write with. */
+export function renderLobbyChat(box, messages, you) {
+  clear(box);
+  box.appendChild(el('h2', 'lobby.chat.title'));
+  list = document.createElement('ul');
+  list.className = 'chat-lines';
+  list.id = 'lobby-chat-lines';
+  if (!messages.length) list.appendChild(el('li', 'lobby.chat.empty', {}, 'muted empty'));
+  for (const m of messages) list.appendChild(line(m));
+  box.appendChild(list);
+  error = document.createElement('p');
+  error.className = 'error';
+  error.id = 'lobby-chat-error';
+  if (!you) {
+    box.appendChild(el('p', 'lobby.chat.name_first', {}, 'muted'));
+    return;
+  }
+  const phrases = document.createElement('div');
+  phrases.className = 'phrases';
+  for (const p of PHRASES) {
+    const b = el('button', `lobby.chat.phrase.${p}`, {}, 'small phrase');
+    b.type = 'button';
+    b.addEventListener('click', () => sendLobby({ type: 'chat', phrase: p }));
+    phrases.appendChild(b);
+  }
+  box.appendChild(phrases);
+  const form = document.createElement('form');
+  form.className = 'chat-form';
+  input = document.createElement('input');
+  input.id = 'lobby-chat-input';
+  input.maxLength = MAX;
+  input.autocomplete = 'off';
+  tattr(input, 'placeholder', 'lobby.chat.placeholder');
+  tattr(input, 'aria-label', 'lobby.chat.placeholder');
+  const send = el('button', 'lobby.chat.send', {}, 'primary small');
+  send.type = 'submit';
+  form.append(input, send);
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    if (sendLobby({ type: 'chat', text })) input.value = '';
+  });
+  box.appendChild(form);
+  box.appendChild(error);
+  list.scrollTop = list.scrollHeight;
+}
+
+export function addLobbyChat(m) {
+  if (!list) return;
+  const empty = list.querySelector('.empty');
+  if (empty) empty.remove();
+  list.appendChild(line(m));
+  while (list.children.length > 50) list.firstChild.remove();
+  list.scrollTop = list.scrollHeight;
+  if (error) clear(error);
+}
+
+export function lobbyChatError(frame) {
+  if (error) tx(error, 'lobby.chat.error', { message: frame.message });
+}

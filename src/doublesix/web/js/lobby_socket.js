@@ -1,0 +1,62 @@
+// The lobby socket (/ws/lobby, docs/protocol.md "The lobby"): who is online, challenges and
+// the lobby's chat, pushed by the server; it comes back by itself after a drop.
+const handlers = new Map();
+let socket = null;
+let retry = 0;
+let timer = null;
+
+/** Call fn(frame) for every frame of `type` ('welcome', 'online', 'challenge', 'chat',
+ * 'error'; 'closed' when the socket drops). */
+export function onLobby(type, fn) {
+  if (!handlers.has(type)) handlers.set(type, []);
+  handlers.get(type).push(fn);
+}
+
+function emit(type, frame) {
+  for (const fn of handlers.get(type) || []) {
+    try {
+      fn(frame);
+    } catch (e) {
+      console.error(e);
+    }
+  }
+}
+
+export function connectLobby() {
+  clearTimeout(timer);
+  if (socket) {
+    socket.onclose = null;
+    socket.close();
+  }
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+  socket = ws;
+  ws.onmessage = (ev) => {
+    let frame;
+    try {
+      frame = JSON.parse(ev.data);
+    } catch (e) {
+      return;
+    }
+    if (frame.type === 'welcome') retry = 0;
+    emit(frame.type, frame);
+  };
+  ws.onclose = () => {
+    if (socket !== ws) return;
+    socket = null;
+    emit('closed', {});
+    retry = Math.min(retry + 1, 6);
+    timer = setTimeout(connectLobby, 500 * 2 ** retry);
+  };
+}
+
+/** Send a frame; false if the socket is not open. */
+export function sendLobby(frame) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify(frame));
+  return true;
+}
+
+// Whoever changes who we are (a name, a log-in, a log-out) says so with this event:
+// the socket comes again with the new cookie.
+document.addEventListener('ds:me', () => connectLobby());

@@ -1,0 +1,60 @@
+"""Issue 11: two browsers see each other online, chat in the lobby (an HTML payload shows as
+text), one challenges the other, who sees the toast and accepts: both land at the table."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+PHONE = {"width": 390, "height": 780}
+
+
+def named(page: Any, name: str) -> None:
+    page.goto("/")
+    page.fill("#guest-name", name)
+    page.click("#guest-form button[type=submit]")
+    page.wait_for_selector(".identity .my-name")
+
+
+def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any) -> None:
+    tag = secrets.token_hex(3)
+    a_name, b_name = f"Anna{tag}", f"Ben{tag}"
+    anna = new_context().new_page()
+    ben = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    named(anna, a_name)
+    named(ben, b_name)
+    anna.wait_for_selector(f'#online .online-row[data-player="{b_name}"] .status.free')
+    ben.wait_for_selector(f'#online .online-row[data-player="{a_name}"]')
+
+    payload = '<b id="bold">hi</b><img src=x>'
+    anna.fill("#lobby-chat-input", payload)
+    anna.press("#lobby-chat-input", "Enter")
+    line = ben.locator("#lobby-chat-lines .chat-line", has_text=a_name).last
+    line.wait_for()
+    assert line.locator(".chat-text").inner_text() == payload
+    assert ben.locator("#bold").count() == 0 and ben.locator("#lobby-chat-lines img").count() == 0
+    ben.click("#lobby-chat .phrases button.phrase >> nth=0")  # "Good game", in each language
+    anna.locator("#lobby-chat-lines .chat-line", has_text="Good game").wait_for()
+
+    anna.click(f'#online .online-row[data-player="{b_name}"] .challenge-button')
+    anna.wait_for_selector("#challenge-dialog[open]")
+    anna.select_option("#challenge-preset", "draw")
+    anna.select_option("#challenge-target", "round")
+    anna.click("#challenge-send")
+    anna.wait_for_selector(".challenge-toast.outgoing")
+
+    toast = ben.locator(".challenge-toast.incoming")
+    toast.wait_for()
+    assert a_name in toast.inner_text() and "Draw" in toast.inner_text()
+    assert toast.locator(".countdown").inner_text().endswith("s")
+    toast.locator("button.accept").click()
+
+    for page in (anna, ben):
+        page.wait_for_url("**/table/**")
+    assert anna.url == ben.url
+    for page, seat in ((anna, 0), (ben, 1)):
+        page.wait_for_selector("#hand")
+        held = page.evaluate(
+            "(id) => JSON.parse(localStorage.getItem('ds_token_' + id))", anna.url.split("/")[-1]
+        )
+        assert held["seat"] == seat, held
