@@ -34,6 +34,11 @@ def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any) -> None
     assert line.locator(".chat-text").inner_text() == payload
     assert ben.locator("#bold").count() == 0 and ben.locator("#lobby-chat-lines img").count() == 0
     ben.click("#lobby-chat .phrases button.phrase >> nth=0")  # "Good game", in each language
+    said = anna.locator("#lobby-chat-lines .chat-line", has_text="Good game")
+    said.wait_for()
+    said.locator(".chat-from").click()  # Anna mutes Ben: his lines are hidden, until unmuted
+    said.wait_for(state="detached")
+    anna.click("#lobby-chat .unmute")
     anna.locator("#lobby-chat-lines .chat-line", has_text="Good game").wait_for()
 
     anna.click(f'#online .online-row[data-player="{b_name}"] .challenge-button')

@@ -311,7 +311,7 @@ def test_the_challenger_may_withdraw_and_only_the_challenger(lobby: TestClient) 
         ({"to": ["Ben"], "options": {"no_such": 1}}, "options.no_such", 422),
         ({"to": ["Ben"], "preset": "chess"}, "preset", 422),
         ({"to": ["Ben"], "timer": 1}, "timer", 422),
-        ({"to": ["Ben"], "bot": "nobody", "players": 3}, "seats.2.bot", 422),
+        ({"to": ["Ben"], "bot": "nobody", "players": 3}, "bot", 422),
         ({"to": ["Ben"], "rated": True}, "rated", 422),  # Anna is a guest
         ({"to": []}, "to", 422),
         ({"to": ["x" * 33]}, "to.0", 422),

@@ -190,9 +190,11 @@ def new_challenge(
     request = table_request(body, len(invited))
     try:
         checked = new_table(request, challenger, now, 0)  # the table's checks: options, timer
-    except CommandError as e:
-        if e.field == "options.players":  # a challenge's players are its own field
+    except CommandError as e:  # a challenge's players and bots are fields of its own
+        if e.field == "options.players":
             e.field = "players"
+        elif e.field is not None and e.field.startswith("seats."):
+            e.field = "bot"
         raise
     settings: JSON = {
         "preset": checked.preset,

@@ -103,6 +103,7 @@ class Lobby:
         self._players: list[JSON] = []
         self._tasks: list[asyncio.Task[None]] = []
         self._leaving: set[asyncio.Task[None]] = set()
+        self._closed = False
 
     async def start(self) -> None:
         self.bus.on_message = self._receive
@@ -113,6 +114,7 @@ class Lobby:
         ]
 
     async def close(self) -> None:
+        self._closed = True  # sockets closing after this tell no one (no entry outlives us)
         for task in [*self._tasks, *self._leaving]:
             task.cancel()
         for task in [*self._tasks, *self._leaving]:
@@ -137,7 +139,7 @@ class Lobby:
         finally:
             last = self.presence.here.remove(player.id, table)
             await self._changed()
-            if last:
+            if last and not self._closed:
                 task = asyncio.create_task(self._left(player.id))
                 self._leaving.add(task)
                 task.add_done_callback(self._leaving.discard)
@@ -151,6 +153,8 @@ class Lobby:
         return sorted((p.public() for p in online.values()), key=lambda p: p["name"].casefold())
 
     async def _changed(self) -> None:
+        if self._closed:
+            return
         try:
             await self.presence.publish()
         except Exception:

@@ -188,7 +188,11 @@ function game(c) {
   return { $t: `preset.${c.preset}` };
 }
 
+let going = false;
+
 async function goToTable(tableId) {
+  if (going) return; // the answer and the socket's frame both say where
+  going = true;
   try {
     const r = await post(`/api/tables/${encodeURIComponent(tableId)}/join`, {});
     keepSeat(tableId, r.seat, r.token);

@@ -6,29 +6,83 @@ import { sendLobby } from './lobby_socket.js';
 
 const PHRASES = ['good_game', 'well_played', 'your_turn', 'thanks'];
 const MAX = 300;
+const MUTED_KEY = 'ds_lobby_muted';
 let list = null;
 let error = null;
 let input = null;
+let mutedBox = null;
+let shown = [];
+let own = null; // our name: we do not mute ourselves
+
+function loadMuted() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(MUTED_KEY) || '[]'));
+  } catch (e) {
+    return new Set();
+  }
+}
+
+const muted = loadMuted();
+
+function saveMuted() {
+  try {
+    localStorage.setItem(MUTED_KEY, JSON.stringify([...muted]));
+  } catch (e) {
+    /* private mode: muted for this page only */
+  }
+}
+
+function toggleMute(name) {
+  if (muted.has(name)) muted.delete(name);
+  else muted.add(name);
+  saveMuted();
+  drawLines();
+}
 
 function line(m) {
   const li = document.createElement('li');
   li.className = 'chat-line';
-  li.appendChild(lit('strong', m.from, 'chat-from'));
+  const from = lit('button', m.from, 'chat-from link-button');
+  from.type = 'button';
+  if (m.from !== own) {
+    tattr(from, 'title', 'lobby.chat.mute', { name: m.from });
+    from.addEventListener('click', () => toggleMute(m.from));
+  }
+  li.appendChild(from);
   if (m.phrase) li.appendChild(el('span', `lobby.chat.phrase.${m.phrase}`, {}, 'chat-text phrase'));
   else li.appendChild(lit('span', m.text, 'chat-text'));
   return li;
+}
+
+function drawLines() {
+  clear(list);
+  const visible = shown.filter((m) => !muted.has(m.from));
+  if (!visible.length) list.appendChild(el('li', 'lobby.chat.empty', {}, 'muted empty'));
+  for (const m of visible) list.appendChild(line(m));
+  list.scrollTop = list.scrollHeight;
+  clear(mutedBox);
+  for (const name of muted) {
+    const b = el('button', 'lobby.chat.unmute', { name }, 'small unmute');
+    b.type = 'button';
+    b.addEventListener('click', () => toggleMute(name));
+    mutedBox.appendChild(b);
+  }
 }
 
 /** Draw the chat panel in `box`; `you`: whether we have a name to write with. */
 export function renderLobbyChat(box, messages, you) {
   clear(box);
   box.appendChild(el('h2', 'lobby.chat.title'));
+  own = you ? you.name : null;
+  shown = messages.slice(-50);
   list = document.createElement('ul');
   list.className = 'chat-lines';
   list.id = 'lobby-chat-lines';
-  if (!messages.length) list.appendChild(el('li', 'lobby.chat.empty', {}, 'muted empty'));
-  for (const m of messages) list.appendChild(line(m));
   box.appendChild(list);
+  mutedBox = document.createElement('div');
+  mutedBox.className = 'muted-players';
+  box.appendChild(mutedBox);
+  drawLines();
   error = document.createElement('p');
   error.className = 'error';
   error.id = 'lobby-chat-error';
@@ -64,17 +118,18 @@ export function renderLobbyChat(box, messages, you) {
   });
   box.appendChild(form);
   box.appendChild(error);
-  list.scrollTop = list.scrollHeight;
 }
 
 export function addLobbyChat(m) {
   if (!list) return;
+  shown = [...shown, m].slice(-50);
+  if (error && m.from === own) clear(error);
+  if (muted.has(m.from)) return;
   const empty = list.querySelector('.empty');
   if (empty) empty.remove();
   list.appendChild(line(m));
   while (list.children.length > 50) list.firstChild.remove();
   list.scrollTop = list.scrollHeight;
-  if (error) clear(error);
 }
 
 export function lobbyChatError(frame) {
