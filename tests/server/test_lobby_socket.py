@@ -1,4 +1,5 @@
-"""Issue 11: who is online, challenges and the lobby's chat, on one process (SQLite).
+"""Issue 11: who is online, challenges and the lobby's chat, on one process (SQLite; the
+challenges' storage on PostgreSQL too).
 
 Several players share one ``TestClient`` (one event loop for the app): each
 request and socket is made with that player's cookie (``as_player``).
@@ -169,6 +170,7 @@ def test_a_seated_player_is_online_at_the_table(lobby: TestClient) -> None:
 # --- challenges -------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 def test_an_accepted_challenge_starts_a_table_with_their_seats(lobby: TestClient) -> None:
     anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
     with ExitStack() as stack:
@@ -240,6 +242,7 @@ def test_a_declined_challenge_is_over_for_everyone(lobby: TestClient) -> None:
         assert lobby.get("/api/tables").json()["playing"] == []
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 def test_a_challenge_expires_after_a_minute(lobby: TestClient, clock: Clock) -> None:
     anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
     with ExitStack() as stack:
@@ -333,6 +336,7 @@ def test_a_bad_challenge_is_refused_and_changes_nothing(
         assert lobby.get("/api/challenges").json()["challenges"] == []
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 def test_a_rated_challenge_is_between_accounts(lobby: TestClient) -> None:
     anna, ben, cleo = name(lobby, "Anna"), name(lobby, "Ben"), name(lobby, "Cleo")
     make_account(lobby, anna, "Anna")
@@ -350,6 +354,7 @@ def test_a_rated_challenge_is_between_accounts(lobby: TestClient) -> None:
         assert lobby.get(f"/api/tables/{table_id}").json()["rated"] is True
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 def test_answers_are_for_the_challenged_and_given_once(lobby: TestClient) -> None:
     anna, ben, cleo = name(lobby, "Anna"), name(lobby, "Ben"), name(lobby, "Cleo")
     with ExitStack() as stack:
