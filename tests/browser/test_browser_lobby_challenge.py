@@ -4,6 +4,7 @@ text), one challenges the other, who sees the toast and accepts: both land at th
 from __future__ import annotations
 
 import secrets
+from pathlib import Path
 from typing import Any
 
 PHONE = {"width": 390, "height": 780}
@@ -16,7 +17,7 @@ def named(page: Any, name: str) -> None:
     page.wait_for_selector(".identity .my-name")
 
 
-def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any) -> None:
+def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any, screenshots: Path) -> None:
     tag = secrets.token_hex(3)
     a_name, b_name = f"Anna{tag}", f"Ben{tag}"
     anna = new_context().new_page()
@@ -41,6 +42,7 @@ def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any) -> None
     anna.click("#lobby-chat .unmute")
     anna.locator("#lobby-chat-lines .chat-line", has_text="Good game").wait_for()
 
+    anna.screenshot(path=str(screenshots / "lobby-online.png"))
     anna.click(f'#online .online-row[data-player="{b_name}"] .challenge-button')
     anna.wait_for_selector("#challenge-dialog[open]")
     anna.select_option("#challenge-preset", "draw")
@@ -52,6 +54,8 @@ def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any) -> None
     toast.wait_for()
     assert a_name in toast.inner_text() and "Draw" in toast.inner_text()
     assert toast.locator(".countdown").inner_text().endswith("s")
+    ben.screenshot(path=str(screenshots / "challenge-phone.png"))
+    assert ben.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # fits
     toast.locator("button.accept").click()
 
     for page in (anna, ben):
