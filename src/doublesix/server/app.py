@@ -14,7 +14,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,10 +31,11 @@ from doublesix.server.hub import Hub, LocalHub, RedisHub
 from doublesix.server.leases import Leases, LocalLeases, SqlLeases
 from doublesix.server.lobby import available_bots, rematch_of
 from doublesix.server.manager import TableManager
+from doublesix.server.rating_store import rate_finished, rate_unrated
 from doublesix.server.relay import Relay
 from doublesix.server.requests import Shell
 from doublesix.server.reviews import Reviews
-from doublesix.server.routes import games, pages, players, records, tables
+from doublesix.server.routes import games, pages, players, ratings, records, tables
 from doublesix.server.settings import Limits, Settings
 from doublesix.server.store import Fence, SqlStore, Store
 from doublesix.server.thinking import Thinking
@@ -85,6 +86,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         the_store = store if store is not None else SqlStore(db)
         await the_store.migrate()
+        finished = await _ratings(the_store, settings) if isinstance(the_store, SqlStore) else None
         async with AsyncExitStack() as stack:
             site = await stack.enter_async_context(_site(the_store, settings))
             thinking = Thinking(settings.think_workers)
@@ -104,6 +106,7 @@ def create_app(
                 clock=settings.clock,
                 idle_seconds=settings.idle_seconds,
                 rematch=rematch,
+                finished=finished,
             )
             manager = TableManager(shell, site.leases, site.relay, settings.lease_seconds)
             stack.push_async_callback(manager.close)
@@ -133,11 +136,24 @@ def create_app(
     if address_limits is not None:
         app.add_middleware(AddressGuard, limits=address_limits)
     app.add_middleware(BrowserGuard, origins=origins)
-    for area in (players, tables, games, records):
+    for area in (players, tables, games, records, ratings):
         app.include_router(area.router)
     app.add_api_websocket_route("/ws/table/{table_id}", table_socket)
+    app.include_router(ratings.pages(web_dir or WEB))
     pages.install(app, web_dir or WEB)
     return app
+
+
+async def _ratings(store: SqlStore, settings: Settings) -> Callable[[Table], Awaitable[None]]:
+    """Rate the finished rated games a stopped process left unrated; what rates the next."""
+    rated = await rate_unrated(store, settings.clock())
+    if rated:
+        log.info("doublesix: %d finished games rated at start-up", rated)
+
+    async def finished(table: Table) -> None:
+        await rate_finished(store, table, settings.clock, settings.rating_delay)
+
+    return finished
 
 
 @dataclass

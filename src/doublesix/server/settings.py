@@ -41,6 +41,9 @@ class Settings:
     lease_seconds: float = 5.0
     """With several processes: a table whose owner has not renewed its lease this long is
     taken over by another."""
+    rating_delay: float = 0.0
+    """Seconds between a rated game's stored end and its rating (a test kills the server in
+    between: the rating follows at the next start)."""
     think_workers: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1))
     """Worker processes for the searching bots and the hints (default: a core each but one)."""
 
