@@ -121,14 +121,15 @@ def shown(skill: Skill, games: int) -> ShownRating:
 
 
 BOT_RATINGS: Mapping[str, Skill] = {
-    "random": Skill(1035.0, 40.0),
-    "greedy": Skill(1190.0, 40.0),
-    "medium": Skill(1500.0, 40.0),
-    "pimc": Skill(1710.0, 40.0),
-    "expert": Skill(1800.0, 40.0),
+    "random": Skill(1126.0, 25.0),
+    "greedy": Skill(1228.0, 25.0),
+    "medium": Skill(1500.0, 25.0),
+    "pimc": Skill(1689.0, 25.0),
+    "expert": Skill(1812.0, 25.0),
 }
 """Each table level's fixed rating and its uncertainty, every family alike: the output of
-``python benchmarks/bot_ratings.py`` (benchmarks/bot_ratings.log), from the arena's logs."""
+``python benchmarks/bot_ratings.py > benchmarks/bot_ratings.log`` (a weighted fit of the
+arena's logs in benchmarks/arena/, ``medium`` at a new player's 1500)."""
 
 
 def bot_skill(level: str | None) -> Skill:
