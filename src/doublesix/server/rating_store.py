@@ -391,15 +391,16 @@ async def player_json(store: SqlStore, name: str) -> JSON | None:
             }
         )
     history: dict[str, list[JSON]] = {}
-    for row in changes:  # newest first
-        points = history.setdefault(row.variant, [])
+    for step in changes:  # newest first
+        points = history.setdefault(step.variant, [])
         if len(points) < HISTORY_POINTS:
             points.append(
                 {
-                    "at": row.at,
-                    "rating": round(row.mu),
-                    "table": row.table_id,
-                    "outcome": row.outcome,
+                    "at": step.at,
+                    "before": round(step.mu_before),
+                    "rating": round(step.mu),
+                    "table": step.table_id,
+                    "outcome": step.outcome,
                 }
             )
     return {
