@@ -53,8 +53,8 @@ class Family(StrEnum):
 
     Draw and Block are the two ways of the classic game (with and without a
     boneyard, whichever preset they start from); Kozel is its own. The VOG
-    presets are rated each apart (VOG rates its games apart too): a hand-laid
-    line and winner-takes-all scoring make them other games.
+    presets are rated each apart: a hand-laid line, the lowest double's
+    opening and winner-takes-all (or goat) scoring make them other games.
     """
 
     DRAW = "draw"

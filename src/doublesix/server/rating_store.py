@@ -83,15 +83,16 @@ async def account_named(store: SqlStore, name: str) -> str | None:
 async def rate_table(store: SqlStore, table_id: str, now: float) -> bool:
     """Rate the finished rated table ``table_id`` unless it is rated already or cannot be
     (see the module); True if this call wrote its changes."""
-    for attempt in range(1, ATTEMPTS + 1):
+    attempt = 1
+    while True:
         try:
             async with store.writing() as conn:
                 return await _rate(conn, table_id, now)
         except DBAPIError as e:  # a key taken meanwhile, a deadlock, SQLite busy: again
-            if attempt == ATTEMPTS:
+            if attempt >= ATTEMPTS:
                 raise
+            attempt += 1
             log.info("table %s: its rating met another writer (%s); again", table_id, e)
-    return False  # pragma: no cover - the loop returns or raises
 
 
 async def rate_finished(

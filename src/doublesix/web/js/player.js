@@ -14,7 +14,7 @@ function svg(tag, attrs) {
 }
 
 /** The rating after each rated game of one variant, as a line (the first point: before it). */
-export function chart(variant, points) {
+function chart(variant, points) {
   const values = [points[0].before, ...points.map((p) => p.rating)];
   const W = 600, H = 200, left = 48, right = 12, top = 12, bottom = 24;
   let lo = Math.min(...values), hi = Math.max(...values);
