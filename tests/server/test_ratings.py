@@ -15,7 +15,7 @@ from openskill.models import PlackettLuceRating
 from starlette.testclient import TestClient
 
 from doublesix.ratings import BOT_RATINGS, Family
-from doublesix.server import create_app
+from doublesix.server import create_app, schema
 from doublesix.server.app import WEB
 from doublesix.server.rating_store import rate_table, rate_unrated, shown_ratings
 from doublesix.server.settings import Settings
@@ -123,6 +123,22 @@ def test_a_game_is_rated_once_even_when_rated_at_once_by_several(
         assert len(changes(client, table_id)) == 2
         assert ratings(client) == first
         assert {row.games for row in first.values()} == {1}
+
+
+def test_a_rated_table_with_a_guest_at_it_is_not_rated(make_app: AppFactory) -> None:
+    with TestClient(make_app(rating_delay=3600)) as client:
+        table_id, ids = rated_table(client, "draw", ["Anna", "Boris"], seed=8)
+        store = store_of(client)
+
+        async def forget_boris() -> None:  # as if Boris had sat there as a guest
+            async with store.writing() as conn:
+                a = schema.accounts
+                await conn.execute(a.delete().where(a.c.player_id == ids[1]))
+
+        run(client, forget_boris)
+        assert run(client, rate_table, store, table_id, 5.0) is False
+        assert run(client, rate_unrated, store, 6.0) == 0
+        assert changes(client, table_id) == [] and ratings(client) == {}
 
 
 def test_bots_keep_their_fixed_ratings(client: TestClient) -> None:
