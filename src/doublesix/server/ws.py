@@ -30,6 +30,7 @@ from doublesix.server.incoming import (
     HintFrame,
     PlayFrame,
     RematchFrame,
+    StraightenFrame,
     bad,
     parse_frame,
 )
@@ -76,6 +77,8 @@ def error_frame(error: TableError) -> JSON:
     out: JSON = {"type": "error", "code": error.code.value, "message": error.message}
     if error.rule is not None:
         out["rule"] = error.rule
+    if error.field is not None:
+        out["field"] = error.field
     return out
 
 
@@ -286,8 +289,10 @@ async def _handle(
 ) -> None:
     seat = conn.seat
     match frame:
-        case PlayFrame(move=move, version=version):
-            await _submit(server, table_id, commands.Play(seat, move, version))
+        case PlayFrame(move=move, version=version, turn=turn):
+            await _submit(server, table_id, commands.Play(seat, move, version, turn))
+        case StraightenFrame(at=at, turn=turn, version=version):
+            await _submit(server, table_id, commands.Straighten(seat, at, turn, version))
         case ContinueFrame():
             await _submit(server, table_id, commands.Continue(seat))
         case ChatFrame(text=text, phrase=phrase):

@@ -51,7 +51,7 @@ export function eventText(event, players, ruleset, { first = false } = {}) {
     return ['ev.draw', { name, count: event.count || 1 }];
   }
   if (event.pass !== undefined) return [ruleset && ruleset.boneyard ? 'ev.pass' : 'ev.knock', { name }];
-  if (event.straighten !== undefined) return ['ev.straighten', { name }];
+  if (event.straighten !== undefined) return ['ev.straighten', { name, at: event.straighten.at }];
   if (event.redeal !== undefined) return redealText(event.redeal, players);
   return ['ev.unknown', {}];
 }
