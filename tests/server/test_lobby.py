@@ -137,7 +137,7 @@ def test_creator_fills_free_seats_with_bots(client: TestClient) -> None:
     for n, level in [(1, "random"), (2, "greedy")]:
         r = client.post(f"/api/tables/{tid}/seats/{n}/bot", json={"bot": level})
         assert r.status_code == 200, r.text
-        assert r.json()["seats"][n] == {"name": f"{level} bot", "kind": "bot", "bot": level}
+        assert r.json()["seats"][n] == {"name": f"Bot {n}", "kind": "bot", "bot": level}
         assert r.json()["status"] == "open"
     r = client.post(f"/api/tables/{tid}/seats/0/bot", json={"bot": "greedy"})
     assert r.status_code == 409  # the creator's own seat

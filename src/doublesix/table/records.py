@@ -29,5 +29,5 @@ def record_of(table: Table, entries: Iterable[Entry]) -> JSON | None:
 
 def _name(seat: Seat) -> str:
     if seat.kind == SeatKind.BOT:
-        return bot_name(seat.number)  # not the seat's own name ("expert bot"): as the CLI
+        return bot_name(seat.number)  # as the CLI names it, whatever an old table stored
     return seat.name or f"seat {seat.number}"

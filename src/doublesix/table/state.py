@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from doublesix.names import bot_name
 from doublesix.rules.game import Game
 from doublesix.rules.moves import End, IllegalMoveError, InvalidMoveError, Move, Straighten, Turn
 from doublesix.rules.record import game_result_record
@@ -347,7 +348,7 @@ class TableState:
             raise TableError(
                 Refusal.BOT, f"no bot {cmd.level!r}; choose from {choices}", field="bot"
             )
-        self._seat(Seat(cmd.seat, SeatKind.BOT, cmd.level, None, f"{cmd.level} bot"), now, out)
+        self._seat(Seat(cmd.seat, SeatKind.BOT, cmd.level, None, bot_name(cmd.seat)), now, out)
         self._start_if_full(now, out)
 
     def _seat(self, seat: Seat, now: float, out: Outcome) -> None:
