@@ -92,6 +92,7 @@ def test_two_players_and_a_spectator_chat(new_context: Any, screenshots: Path) -
     wait_line(ben, "Gutes Spiel")
     wait_line(anna, "Good game")
     assert lines(anna)[-1] == "Ben Good game" and lines(ben)[-1] == "Ben Gutes Spiel"
+    ben.screenshot(path=str(screenshots / "phone-chat.png"))
     ben.click("#pad-close")
     ben.locator("#chat-input").wait_for(state="hidden")
 
