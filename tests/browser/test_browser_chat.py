@@ -4,8 +4,8 @@ Anna (a laptop, English) and Ben (a phone, German) sit at a 2-player table of on
 round; Carla watches with a name, and someone without a name only reads. An HTML
 payload shows as text, a quick phrase in each reader's language, the spectator
 writes in the spectators' channel, which a player hides; Anna mutes Ben and shows
-him again. On the phone the chat is a drawer with an unread count that covers
-nothing while it is closed. Both press "Play again" at the end and meet at the new
+him again; another's message sounds. On the phone the chat is a drawer with an unread
+count that covers nothing while it is closed. Both press "Play again" at the end and meet at the new
 table; the finished game's page shows what was said.
 """
 
@@ -20,6 +20,13 @@ from .test_browser_two_players import take_turn
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 HTML = "<img src=x onerror=alert(1)>"
+PLAYED = """
+window.__played = [];
+HTMLMediaElement.prototype.play = function () {
+  window.__played.push(this.src.split('/').pop());
+  return Promise.resolve();
+};
+"""
 
 
 def seat_page(context: Any, name: str, table: dict[str, Any] | None = None) -> Any:
@@ -59,7 +66,9 @@ def wait_line(page: Any, text: str) -> None:
 
 
 def test_two_players_and_a_spectator_chat(new_context: Any, screenshots: Path) -> None:
-    anna, table = seat_page(new_context(viewport=LAPTOP), "Anna")
+    laptop = new_context(viewport=LAPTOP)
+    laptop.add_init_script(PLAYED)  # the page's sounds, counted
+    anna, table = seat_page(laptop, "Anna")
     phone = new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="de-DE")
     ben, _ = seat_page(phone, "Ben", table)
     for page in (anna, ben):
@@ -92,6 +101,7 @@ def test_two_players_and_a_spectator_chat(new_context: Any, screenshots: Path) -
     wait_line(ben, "Gutes Spiel")
     wait_line(anna, "Good game")
     assert lines(anna)[-1] == "Ben Good game" and lines(ben)[-1] == "Ben Gutes Spiel"
+    assert anna.evaluate("window.__played").count("chat.wav") == 1  # Ben's, not her own
     ben.screenshot(path=str(screenshots / "phone-chat.png"))
     ben.click("#pad-close")
     ben.locator("#chat-input").wait_for(state="hidden")

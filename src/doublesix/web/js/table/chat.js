@@ -1,11 +1,13 @@
 // The table's chat (docs/protocol.md, "Chat"): the messages of both channels, quick phrases,
 // a line to write in, muting a sender (this browser's, see ../chat.js), the players' switch
-// for the spectators' channel, and an unread count. Beside the felt on a laptop; on a phone
-// the side's drawer, opened by the "Chat" button of the bar below the felt.
+// for the spectators' channel, an unread count and a short sound (the table's mute switch
+// silences it). Beside the felt on a laptop; on a phone the side's drawer, opened by the
+// "Chat" button of the bar below the felt.
 import { me } from '../api.js';
 import { PHRASES, chatLine, isMuted, mutedNames, setMuted } from '../chat.js';
 import { clear, toast } from '../common.js';
 import { el, lit, tattr, tx } from '../i18n.js';
+import { play } from './attention.js';
 import { send } from './connection.js';
 import { $, mySeat } from './state.js';
 
@@ -108,7 +110,10 @@ export function heardChat(msg) {
   if (!keep(msg)) return;
   const input = $('chat-input');
   if (own(msg) && msg.text !== undefined && input.value.trim() === msg.text) input.value = '';
-  if (!own(msg) && shown(msg) && !inView()) unread += 1;
+  if (!own(msg) && shown(msg)) {
+    if (!inView()) unread += 1;
+    play('chat'); // unless the table's sound is off
+  }
   renderChat();
 }
 
