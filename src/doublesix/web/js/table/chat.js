@@ -105,16 +105,23 @@ export function chatFromView(view) {
   if (added) renderChat();
 }
 
-/** A `chat` frame from the socket. */
+/** A `chat` frame from the socket: its line is added (a screen reader reads just that one). */
 export function heardChat(msg) {
   if (!keep(msg)) return;
   const input = $('chat-input');
   if (own(msg) && msg.text !== undefined && input.value.trim() === msg.text) input.value = '';
-  if (!own(msg) && shown(msg)) {
+  if (!shown(msg)) return;
+  if (!own(msg)) {
     if (!inView()) unread += 1;
     play('chat'); // unless the table's sound is off
   }
-  renderChat();
+  const list = $('chat-list');
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+  for (const empty of list.querySelectorAll('.chat-empty')) empty.remove();
+  list.appendChild(chatLine(msg, { onMute: mute, own: own(msg) }));
+  while (list.children.length > KEPT) list.firstElementChild.remove();
+  if (atBottom || own(msg)) list.scrollTop = list.scrollHeight;
+  showUnread();
 }
 
 /** A refused message (`chat` errors): it stays in the line, and the reader is told why. */
