@@ -7,7 +7,6 @@ the browser goes there seated, with the same seats and options.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +22,7 @@ BUTTONS = ["#game-end #rematch", "#game-end #to-record", "#game-end .actions a[h
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_play_again_against_bots(new_context: Any, screen: str, screenshots: Path) -> None:
+def test_play_again_against_bots(new_context: Any, screen: str) -> None:
     size, players = SCREENS[screen]
     phone = screen != "laptop"
     page = new_context(viewport=size, is_mobile=phone, has_touch=phone).new_page()
@@ -44,7 +43,6 @@ def test_play_again_against_bots(new_context: Any, screen: str, screenshots: Pat
     assert hidden_parts(page, BUTTONS) == []
     assert page.evaluate("document.documentElement.scrollHeight") <= size["height"]
     assert page.locator("#rematch").inner_text() == "Play again"
-    page.screenshot(path=str(screenshots / f"game-over-{screen.replace(' ', '-')}.png"))
 
     page.click("#rematch")
     page.wait_for_url(lambda url: table["id"] not in url, timeout=15000)
