@@ -69,6 +69,10 @@ def test_two_players_and_a_spectator_chat(new_context: Any, screenshots: Path) -
     laptop = new_context(viewport=LAPTOP)
     laptop.add_init_script(PLAYED)  # the page's sounds, counted
     anna, table = seat_page(laptop, "Anna")
+    note = anna.locator("#chat-note")  # the waiting room has no socket yet
+    note.wait_for()
+    assert note.inner_text() == "The chat opens once the game starts."
+    assert anna.locator("#chat-form").is_hidden()
     phone = new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="de-DE")
     ben, _ = seat_page(phone, "Ben", table)
     for page in (anna, ben):

@@ -9,7 +9,7 @@ import { clear, toast } from '../common.js';
 import { el, lit, tattr, tx } from '../i18n.js';
 import { play } from './attention.js';
 import { send } from './connection.js';
-import { $, mySeat } from './state.js';
+import { $, mySeat, state } from './state.js';
 
 const SPECTATORS = 'ds_chat_spectators'; // '0': this browser's players hide the spectators' channel
 const LENGTH = 300;
@@ -80,10 +80,12 @@ export function renderChat() {
   for (const msg of lines) list.appendChild(chatLine(msg, { onMute: mute, own: own(msg) }));
   if (atBottom) list.scrollTop = list.scrollHeight;
   $('chat-spectators').classList.toggle('hidden', mySeat() === null);
-  const readOnly = nameless && mySeat() === null;
-  $('chat-form').classList.toggle('hidden', readOnly);
-  $('chat-phrases').classList.toggle('hidden', readOnly);
-  $('chat-note').classList.toggle('hidden', !readOnly);
+  // The socket opens with the game (the waiting room has none); a spectator needs a name.
+  const note = !state.view ? 'chat.before_start' : nameless && mySeat() === null ? 'chat.need_name' : null;
+  $('chat-form').classList.toggle('hidden', note !== null);
+  $('chat-phrases').classList.toggle('hidden', note !== null);
+  $('chat-note').classList.toggle('hidden', note === null);
+  if (note) tx($('chat-note'), note);
   renderMuted();
   showUnread();
 }
@@ -98,9 +100,12 @@ function keep(msg) {
   return true;
 }
 
+let opened = false; // a first view has come: the socket is open, the line to write in too
+
 /** A view's last messages (a snapshot, an update): those not seen yet are added. */
 export function chatFromView(view) {
-  let added = false;
+  let added = !opened;
+  opened = true;
   for (const msg of view.chat || []) added = keep(msg) || added;
   if (added) renderChat();
 }
@@ -213,7 +218,6 @@ function drawerButton() {
 /** Set the chat up once, before the socket opens; `seated` is known by then. */
 export function chatPanel() {
   tx($('chat-title'), 'chat.title');
-  tx($('chat-note'), 'chat.need_name');
   buildForm();
   spectatorSwitch();
   drawerButton();
