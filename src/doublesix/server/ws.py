@@ -75,6 +75,8 @@ class _Bucket:
 
 def error_frame(error: TableError) -> JSON:
     out: JSON = {"type": "error", "code": error.code.value, "message": error.message}
+    if error.field is not None:
+        out["field"] = error.field
     if error.rule is not None:
         out["rule"] = error.rule
     if error.field is not None:

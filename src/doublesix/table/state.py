@@ -100,8 +100,18 @@ def straightened_this_turn(game: Game) -> int:
     return count
 
 
+JOINERS = frozenset("\u200c\u200d")
+"""The format characters a message may hold: the zero-width (non-)joiner of emoji sequences
+(a family, a flag) and of scripts such as Persian; every other one (bidi overrides, invisible
+marks) is refused."""
+
+
 def _printable(text: str) -> bool:
-    return not any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co") for ch in text)
+    """No control, format (but the joiners), surrogate, private-use or line-break character."""
+    return not any(
+        unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp") and ch not in JOINERS
+        for ch in text
+    )
 
 
 class TableState:
@@ -488,6 +498,8 @@ class TableState:
                 self._continue(seat, now, out, stand=Stand.AWAY)
 
     def _chat(self, cmd: commands.Chat, now: float, out: Outcome) -> None:
+        if self.table.status == TableStatus.CLOSED:
+            raise TableError(Refusal.CLOSED, "the table is closed")
         if cmd.seat is not None:
             name = self.table.seats[cmd.seat].name or f"seat {cmd.seat}"
             sender, channel = f"seat {cmd.seat}", "players"
