@@ -260,6 +260,18 @@ def test_register_while_logged_in_is_refused(client: TestClient) -> None:
     assert r.status_code == 409 and r.json()["code"] == "logged_in"
 
 
+def test_names_of_player_ids(client: TestClient) -> None:
+    vera = guest(client, "Vera")
+    client.cookies.clear()
+    register(client, "Anna")
+    anna_id = rows(client, schema.accounts)[0].player_id
+    accounts = client.app.state.server.accounts  # type: ignore[attr-defined]
+    assert client.portal is not None
+    found = client.portal.call(accounts.names, [anna_id, vera["id"], "nobody"])
+    assert found == {anna_id: "Anna"}
+    assert client.portal.call(accounts.names, []) == {}
+
+
 def test_an_account_plays_under_its_player_id(client: TestClient) -> None:
     register(client, "Anna")
     player_id = rows(client, schema.accounts)[0].player_id

@@ -63,8 +63,9 @@ class AccountError(Exception):
         return self.message
 
 
-WRONG = AccountError(Refusal.WRONG_PASSWORD, "wrong name or password", "password")
-"""The one answer to an unknown name and to a wrong password."""
+def wrong_login() -> AccountError:
+    """The one answer to an unknown name and to a wrong password."""
+    return AccountError(Refusal.WRONG_PASSWORD, "wrong name or password", "password")
 
 
 def name_key(name: str) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -28,12 +28,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from doublesix.server import schema
 from doublesix.server.account_names import (
     PASSWORD_MAX,
-    WRONG,
     AccountError,
     Refusal,
     check_name,
     check_password,
     name_key,
+    wrong_login,
 )
 from doublesix.server.logins import LoginLimits, Logins
 from doublesix.server.store import Guest, SqlStore
@@ -127,13 +127,25 @@ class Accounts:
             row = (await conn.execute(sa.select(a).where(a.c.name_key == name_key(name)))).first()
         return None if row is None else Guest(row.player_id, row.name, row.created_at, True)
 
+    async def names(self, player_ids: Collection[str]) -> dict[str, str]:
+        """The account name of each of ``player_ids`` that is an account's (guests and bots
+        are left out)."""
+        if not player_ids:
+            return {}
+        a = schema.accounts
+        async with self.store.engine.connect() as conn:
+            found = await conn.execute(
+                sa.select(a.c.player_id, a.c.name).where(a.c.player_id.in_(list(player_ids)))
+            )
+        return {row.player_id: row.name for row in found}
+
     async def register(self, name: str, password: str, guest: Guest | None) -> Login:
         """A new account, logged in. ``guest``: the guest who registers, whose id the
         account takes (and with it the guest's games); the guest's row is deleted."""
-        check_name(name)
-        check_password(password, name)
         if guest is not None and guest.account:
             raise AccountError(Refusal.LOGGED_IN, "log out before registering another account")
+        check_name(name)
+        check_password(password, name)
         hashed = await self._hash(password)
         now = self.clock()
         player_id = guest.id if guest is not None else secrets.token_urlsafe(24)
@@ -159,9 +171,9 @@ class Accounts:
         return login
 
     async def login(self, name: str, password: str, address: str) -> Login:
-        """A new session of the account ``name``; ``WRONG`` for an unknown name or a
-        wrong password alike, ``rate_limited`` past the failed logins allowed for the
-        name or the client ``address``."""
+        """A new session of the account ``name``. An unknown name and a wrong password get
+        the same refusal (``wrong_login``); ``rate_limited`` past the failed logins allowed
+        for the name or the client ``address``."""
         self.logins.check(name, address)
         try:
             return await self._login(name, password)
@@ -175,9 +187,9 @@ class Accounts:
             row = (await conn.execute(sa.select(a).where(a.c.name_key == name_key(name)))).first()
         if row is None or len(password) > PASSWORD_MAX:
             await self._check(None, None, password)
-            raise WRONG
+            raise wrong_login()
         if not await self._check(row.player_id, row.password, password):
-            raise WRONG
+            raise wrong_login()
         now = self.clock()
         async with self.store.writing() as conn:
             s = schema.sessions
