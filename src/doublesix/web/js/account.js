@@ -2,20 +2,23 @@
 // (docs/protocol.md, "Accounts and sessions"). Errors are shown next to their field.
 import { api, ApiError, post } from './api.js';
 import { clear, toast } from './common.js';
-import { el, tattr, tx } from './i18n.js';
+import { el, tx } from './i18n.js';
 
 const FORMS = {
   login: {
+    title: 'account.login',
     path: '/api/session',
     submit: 'account.submit_login',
     fields: [['name', 'account.name', 'text', 'username'], ['password', 'account.password', 'password', 'current-password']],
   },
   register: {
+    title: 'account.register',
     path: '/api/accounts',
     submit: 'account.submit_register',
     fields: [['name', 'account.name', 'text', 'username'], ['password', 'account.password', 'password', 'new-password']],
   },
   password: {
+    title: 'account.change_password',
     path: '/api/account/password',
     submit: 'account.submit_password',
     fields: [['old', 'account.old_password', 'password', 'current-password'], ['new', 'account.new_password', 'password', 'new-password']],
@@ -81,6 +84,7 @@ export function accountForm(box, mode, who, done, cancel) {
   form.id = `account-${mode}-form`;
   form.className = 'account-form';
   form.noValidate = true;
+  form.appendChild(el('strong', spec.title, {}, 'account-title'));
   const inputs = {};
   const errors = {};
   for (const [name, label, type, autocomplete] of spec.fields) {
@@ -96,13 +100,19 @@ export function accountForm(box, mode, who, done, cancel) {
     input.type = type;
     input.autocomplete = autocomplete;
     input.maxLength = type === 'password' ? 256 : 24;
-    if (HELP[mode] && HELP[mode][name]) tattr(input, 'title', HELP[mode][name]);
     const error = document.createElement('small');
     error.className = 'error field-error';
     error.id = `${id}-error`;
     error.setAttribute('aria-live', 'polite');
-    input.setAttribute('aria-describedby', error.id);
     wrap.append(l, input, error);
+    const described = [error.id];
+    if (HELP[mode] && HELP[mode][name]) {
+      const help = el('small', HELP[mode][name], {}, 'account-help');
+      help.id = `${id}-help`;
+      described.push(help.id);
+      wrap.appendChild(help);
+    }
+    input.setAttribute('aria-describedby', described.join(' '));
     form.appendChild(wrap);
     inputs[name] = input;
     errors[name] = error;
