@@ -288,6 +288,20 @@ def test_an_account_plays_under_its_player_id(client: TestClient) -> None:
     assert again.status_code == 200 and again.json() == {"seat": 0, "token": token}
 
 
+def test_the_table_socket_knows_an_account(client: TestClient) -> None:
+    r = client.post("/api/guest", json={"name": "Vera"})
+    assert r.status_code == 200
+    table = client.post("/api/tables", json={"preset": "draw"}).json()
+    client.cookies.clear()
+    register(client, "Anna")
+    with ExitStack() as stack:
+        watcher = Socket(client, stack, table["id"], None)
+        watcher.send({"type": "chat", "text": "hello from the rail"})
+        frame = watcher.receive()
+    assert frame["type"] == "chat", frame
+    assert (frame["from"], frame["channel"]) == ("Anna", "spectators")
+
+
 # --- passwords -------------------------------------------------------------------------
 
 
