@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -55,7 +55,6 @@ class Login:
 
     player: Guest
     secret: str
-    expires_at: float
 
 
 class Accounts:
@@ -87,7 +86,7 @@ class Accounts:
         def verify() -> bool:
             try:
                 return self.hasher.verify(hashed, password)
-            except (VerifyMismatchError, VerificationError, InvalidHashError):
+            except (VerificationError, InvalidHashError):  # a mismatch is one
                 return False
 
         async with self._hashing:
@@ -257,4 +256,4 @@ async def _new_session(conn: AsyncConnection, player: Guest, now: float) -> Logi
             id=session_key(secret), player_id=player.id, created_at=now, expires_at=expires
         )
     )
-    return Login(player, secret, expires)
+    return Login(player, secret)
