@@ -14,6 +14,7 @@ from openskill.models import PlackettLuce
 from starlette.testclient import TestClient
 
 from doublesix.server import schema
+from doublesix.server.account_names import name_key
 from doublesix.server.store import SqlStore
 
 from .server_helpers import Socket, guest, play_out
@@ -44,7 +45,7 @@ def account(client: TestClient, name: str) -> str:
                 schema.accounts.insert().values(
                     player_id=me["id"],
                     name=name,
-                    name_key=name.casefold(),
+                    name_key=name_key(name),
                     password="$argon2id$not-a-real-hash",
                     created_at=1.0,
                     updated_at=1.0,

@@ -23,6 +23,7 @@ from fastapi import FastAPI
 from redis.asyncio import Redis
 
 from doublesix.server import errors
+from doublesix.server.accounts import Accounts
 from doublesix.server.addresses import AddressGuard, AddressLimits
 from doublesix.server.bodies import BodyLimit
 from doublesix.server.deps import Server
@@ -30,11 +31,13 @@ from doublesix.server.headers import BrowserGuard
 from doublesix.server.hub import Hub, LocalHub, RedisHub
 from doublesix.server.leases import Leases, LocalLeases, SqlLeases
 from doublesix.server.lobby import available_bots, rematch_of
+from doublesix.server.logins import Logins
 from doublesix.server.manager import TableManager
 from doublesix.server.rating_store import rate_finished, rate_unrated
 from doublesix.server.relay import Relay
 from doublesix.server.requests import Shell
 from doublesix.server.reviews import Reviews
+from doublesix.server.routes import accounts as account_routes
 from doublesix.server.routes import games, pages, players, ratings, records, tables
 from doublesix.server.settings import Limits, Settings
 from doublesix.server.store import Fence, SqlStore, Store
@@ -114,8 +117,16 @@ def create_app(
             stack.callback(reviews.close)
             uploads = Uploads()
             stack.callback(uploads.close)
+            if not isinstance(the_store, SqlStore):
+                raise ValueError("accounts need the SQL store")
+            accounts = Accounts(
+                the_store,
+                clock=settings.clock,
+                hasher=settings.password_hasher,
+                logins=Logins(settings.login_limits),
+            )
             server = Server(
-                the_store, site.hub, manager, settings, limits, reviews, thinking, uploads
+                the_store, site.hub, manager, settings, limits, reviews, thinking, uploads, accounts
             )
             app.state.server = server
             if isinstance(site.hub, RedisHub):
@@ -136,7 +147,7 @@ def create_app(
     if address_limits is not None:
         app.add_middleware(AddressGuard, limits=address_limits)
     app.add_middleware(BrowserGuard, origins=origins)
-    for area in (players, tables, games, records, ratings):
+    for area in (players, account_routes, tables, games, records, ratings):
         app.include_router(area.router)
     app.add_api_websocket_route("/ws/table/{table_id}", table_socket)
     app.include_router(ratings.pages(web_dir or WEB))

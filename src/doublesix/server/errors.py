@@ -53,7 +53,7 @@ class CommandError(Exception):
         self.status = status
 
     def body(self) -> JSON:
-        out: JSON = {"error": self.message}
+        out: JSON = {"error": self.message, "code": self.code}
         if self.field is not None:
             out["field"] = self.field
         return out

@@ -43,6 +43,7 @@ from doublesix.ratings import (
 )
 from doublesix.rules.ruleset import Ruleset, RulesetError
 from doublesix.server import schema
+from doublesix.server.account_names import name_key
 from doublesix.server.store import SqlStore
 from doublesix.table.model import JSON, SeatKind, Table, TableStatus
 
@@ -57,11 +58,6 @@ HISTORY_POINTS = 500
 """Rating changes a player page draws per variant, the newest."""
 
 
-def name_key(name: str) -> str:
-    """An account name's key, as ``accounts.name_key`` keeps it (case-folded)."""
-    return name.casefold()
-
-
 async def is_account(store: SqlStore, player_id: str) -> bool:
     a = schema.accounts
     async with store.engine.connect() as conn:
@@ -70,7 +66,7 @@ async def is_account(store: SqlStore, player_id: str) -> bool:
 
 
 async def account_named(store: SqlStore, name: str) -> str | None:
-    """The player id of the account ``name`` (any case), None if there is none."""
+    """The player id of the account ``name`` (any case, look-alikes folded), None if none."""
     a = schema.accounts
     async with store.engine.connect() as conn:
         found = await conn.execute(sa.select(a.c.player_id).where(a.c.name_key == name_key(name)))

@@ -8,6 +8,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from argon2 import PasswordHasher
+
+from doublesix.server.logins import LoginLimits
 from doublesix.table.config import TableConfig
 
 
@@ -46,6 +49,10 @@ class Settings:
     between: the rating follows at the next start)."""
     think_workers: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1))
     """Worker processes for the searching bots and the hints (default: a core each but one)."""
+    password_hasher: PasswordHasher = field(default_factory=PasswordHasher)
+    """Argon2 with its parameters (``accounts``); tests choose cheap ones."""
+    login_limits: LoginLimits = field(default_factory=LoginLimits)
+    """Login attempts per account name and per address (``logins``)."""
 
     def table_config(self) -> TableConfig:
         return TableConfig(

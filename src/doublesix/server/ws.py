@@ -21,7 +21,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from doublesix.server.deps import COOKIE, Server
+from doublesix.server.deps import Server, player_of
 from doublesix.server.incoming import (
     ChatFrame,
     ContinueFrame,
@@ -193,8 +193,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             ws, CLOSE_BAD_TOKEN, TableError(Refusal.BAD_TOKEN, "that token holds no seat here")
         )
         return
-    guest_id = ws.cookies.get(COOKIE)
-    guest = None if not guest_id else await server.store.guest(guest_id)
+    guest = await player_of(server, ws.cookies)
     player = None if guest is None else commands.Player(guest.id, guest.name)
     socket = Socket(table_id, f"{server.manager.process}/{uuid.uuid4().hex}", Connection(seat))
     await _serve(ws, server, socket, player, hello.since)
