@@ -14,6 +14,8 @@
 # itself at 30 ms; 100 ms against the frozen expert-2026 at 300 ms): not run
 # yet, they wait for a new expert (each costs about 1.1-1.3 times an
 # expert-vs-greedy run at 300 ms).
+# The four runs without search at the end chain the levels below greedy and
+# medium for the bots' fixed ratings (benchmarks/bot_ratings.py).
 # Usage: benchmarks/arena.sh [NAME...]   (default: every run, in this order)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +24,10 @@ JOBS=${JOBS:-2}
 OUT=benchmarks/arena
 
 declare -A RUNS=(
+  [draw2-greedy-random]="--preset draw --players 2 --bots greedy,random --games 2000"
+  [draw2-medium-greedy]="--preset draw --players 2 --bots medium,greedy --games 2000"
+  [kozel-greedy-random]="--preset kozel --bots greedy,random --games 2000"
+  [kozel-medium-greedy]="--preset kozel --bots medium,greedy --games 2000"
   [kozel-expert-greedy]="--preset kozel --bots expert,greedy --games 400 --ms-per-move 300"
   [draw2-expert-greedy]="--preset draw --players 2 --bots expert,greedy --games 400 --ms-per-move 300"
   [block4-expert-greedy]="--preset block --players 4 --bots expert,greedy --games 400 --ms-per-move 300"
@@ -50,7 +56,8 @@ ORDER=(kozel-expert-greedy draw2-expert-greedy block4-expert-greedy kozel-expert
   draw2-pimc-greedy kozel-expert-greedy-100ms kozel-expert-greedy-1s block4-expert-greedy-100ms
   kozel-expert30-greedy draw2-expert30-greedy block4-expert30-greedy draw2-expert100-greedy
   kozel-pimc30-greedy draw2-pimc30-greedy kozel-expert300-expert30 draw2-expert300-expert30
-  kozel-expert100-expert2026 draw2-expert100-expert2026)
+  kozel-expert100-expert2026 draw2-expert100-expert2026
+  draw2-greedy-random draw2-medium-greedy kozel-greedy-random kozel-medium-greedy)
 
 for name in "${@:-${ORDER[@]}}"; do
   [[ -n "${RUNS[$name]:-}" ]] || { echo "no run $name; choose from ${ORDER[*]}" >&2; exit 2; }

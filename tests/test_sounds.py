@@ -24,7 +24,7 @@ def test_the_sounds_are_what_the_script_makes() -> None:
 
 def test_each_sound_is_a_short_small_wav() -> None:
     names = sorted(p.stem for p in SOUNDS.glob("*.wav"))
-    assert names == ["click", "round", "turn", "warn"]
+    assert names == ["chat", "click", "round", "turn", "warn"]
     for name in names:
         path = SOUNDS / f"{name}.wav"
         assert path.stat().st_size < 40_000, name

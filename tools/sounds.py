@@ -3,7 +3,8 @@
 Small mono 16-bit WAV files made here from sines and a little seeded noise,
 so the package ships its own sounds and nothing is downloaded: a tile laid
 on the line (``click``), "your turn" (``turn``), "round over" (``round``)
-and the tick of the last ten seconds of a turn (``warn``). The output is
+the tick of the last ten seconds of a turn (``warn``) and a chat message from
+someone else (``chat``). The output is
 the same on every run (``--check`` says whether the files are up to date).
 """
 
@@ -71,6 +72,7 @@ SOUNDS: dict[str, tuple[float, float, Signal]] = {
         mix(note(523.25, 0.0, 0.3), note(659.25, 0.14, 0.3), note(783.99, 0.28, 0.45)),
     ),
     "warn": (0.09, 0.45, note(1046.5, 0.0, 0.09, attack=0.002)),
+    "chat": (0.24, 0.3, mix(note(1318.51, 0.0, 0.1), note(1567.98, 0.07, 0.16))),
 }
 
 

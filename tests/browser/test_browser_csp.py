@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-PAGES = ["/", "/table/{game}", "/game/{game}", "/replay", "/rules/en/kozel", "/rules/de/draw"]
+PAGES = [
+    "/",
+    "/table/{game}",
+    "/game/{game}",
+    "/replay",
+    "/rules/en/kozel",
+    "/rules/de/draw",
+    "/leaderboard/kozel",
+]
 
 
 def _violation(message: Any, found: list[str]) -> None:

@@ -56,7 +56,7 @@ def test_a_phone_plays_kozel_to_the_end(new_context: Any, phone: str, screenshot
     assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
     assert page.locator("#board .end-mark").count() == 2  # the open ends, before a tile is lifted
     partner = page.locator(".seat.partner .name")
-    assert partner.inner_text() == "Bot 3 · greedy"  # the whole name, never "…"
+    assert partner.inner_text() == "Bot 2 · greedy"  # the whole name, never "…"
 
     # The score pad is a drawer: "Scores" opens it, "Back to the table" closes it.
     page.click("#pad-toggle")

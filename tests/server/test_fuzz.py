@@ -1,10 +1,11 @@
 """Issue 5, item 6: random and hostile frames at a live table; the game still ends correctly.
 
 Hypothesis sends frames of every kind — not JSON, binary, too long, unknown
-types, plays with nonsense or stolen tiles, stale or future versions, hellos
-again, Continue at the wrong time — from the seats and from a spectator,
-mixed with real moves, plus newcomers with hostile hellos. After each frame
-a probe (an unknown type) marks where its answer ends. Checked: the sender
+types, plays and straightenings (R39) with nonsense or stolen tiles and turns,
+stale or future versions, hellos again, Continue at the wrong time — from the
+seats and from a spectator, mixed with real moves (a hand-laid line too),
+plus newcomers with hostile hellos. After each frame a probe (an unknown
+type) marks where its answer ends. Checked: the sender
 gets at most one answer (an error with a code and a message, or the one
 update of an accepted command); nobody else gets anything unless a command
 was accepted; every socket sees versions 1, 2, 3, ... without a gap or a
@@ -53,9 +54,19 @@ versions = st.one_of(
     st.floats(allow_nan=True),
     any_json,
 )
+turns = st.one_of(st.sampled_from(["left", "right", None, "up", "LEFT"]), any_json)
+kinds = ["play", "straighten", "continue", "hint", "hello", "dance"]
 commands = st.fixed_dictionaries(
-    {"type": st.one_of(st.sampled_from(["play", "continue", "hint", "hello", "dance"]), any_json)},
-    optional={"tile": tiles, "end": ends, "version": versions, "token": any_json, "x": any_json},
+    {"type": st.one_of(st.sampled_from(kinds), any_json)},
+    optional={
+        "tile": tiles,
+        "end": ends,
+        "turn": turns,
+        "at": tiles,
+        "version": versions,
+        "token": any_json,
+        "x": any_json,
+    },
 )
 raw = st.one_of(
     st.text(max_size=40),
@@ -171,7 +182,9 @@ def _newcomer(client: TestClient, table_id: str, hello: Any) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(
-    preset=st.sampled_from([("draw", 2), ("block", 3), ("kozel", 4), ("classic", 3)]),
+    preset=st.sampled_from(
+        [("draw", 2), ("block", 3), ("kozel", 4), ("classic", 3), ("vog-block", 2)]
+    ),
     script=actions,
     newcomers=hellos,
     seed=st.integers(0, 2**16),

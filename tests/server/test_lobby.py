@@ -17,11 +17,12 @@ from .server_helpers import AppFactory, TestClient, guest, new_table
 
 def test_guest_cookie(client: TestClient) -> None:
     client.cookies.clear()
-    assert client.get("/api/me").status_code == 401
+    first = client.get("/api/me")  # a first visit is no error
+    assert first.status_code == 200 and first.json() == {"player": None}
     me = guest(client, "  Anna \n")
     assert me["name"] == "Anna"
     assert client.cookies.get("ds_guest") == me["id"]
-    assert client.get("/api/me").json() == me
+    assert client.get("/api/me").json() == {"player": {"name": "Anna", "account": False}}
     r = client.post("/api/guest", json={"name": ""})
     assert r.status_code == 422 and r.json()["field"] == "name"
 
@@ -137,7 +138,7 @@ def test_creator_fills_free_seats_with_bots(client: TestClient) -> None:
     for n, level in [(1, "random"), (2, "greedy")]:
         r = client.post(f"/api/tables/{tid}/seats/{n}/bot", json={"bot": level})
         assert r.status_code == 200, r.text
-        assert r.json()["seats"][n] == {"name": f"{level} bot", "kind": "bot", "bot": level}
+        assert r.json()["seats"][n] == {"name": f"Bot {n}", "kind": "bot", "bot": level}
         assert r.json()["status"] == "open"
     r = client.post(f"/api/tables/{tid}/seats/0/bot", json={"bot": "greedy"})
     assert r.status_code == 409  # the creator's own seat

@@ -12,10 +12,6 @@ from contextlib import ExitStack
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
-
-from doublesix.server import schema
-from doublesix.server.deps import COOKIE
 
 from .server_helpers import AppFactory, TestClient, WebSocketTestSession
 
@@ -42,47 +38,37 @@ def lobby(make_app: AppFactory, clock: Clock) -> Iterator[TestClient]:
         yield c
 
 
-def name(client: TestClient, player: str) -> str:
-    """A new guest named ``player``: its id (its cookie)."""
+Cookies = dict[str, str]
+
+
+def name(client: TestClient, player: str) -> Cookies:
+    """A new guest named ``player``: its cookies."""
     client.cookies.clear()
     r = client.post("/api/guest", json={"name": player})
     assert r.status_code == 200, r.text
-    return str(r.json()["id"])
+    return dict(client.cookies)
 
 
-def as_player(client: TestClient, guest_id: str | None) -> TestClient:
+def as_player(client: TestClient, cookies: Cookies | None) -> TestClient:
     client.cookies.clear()
-    if guest_id is not None:
-        client.cookies.set(COOKIE, guest_id)
+    for key, value in (cookies or {}).items():
+        client.cookies.set(key, value)
     return client
 
 
-def make_account(client: TestClient, guest_id: str, player: str) -> None:
-    """An account for the guest (as the accounts' module writes one)."""
-    store = client.app.state.server.store  # type: ignore[attr-defined]
-
-    async def insert() -> None:
-        async with store.writing() as conn:
-            await conn.execute(
-                sa.insert(schema.accounts).values(
-                    player_id=guest_id,
-                    name=player,
-                    name_key=player.casefold(),
-                    password="argon2-hash",
-                    created_at=0.0,
-                    updated_at=0.0,
-                )
-            )
-
-    assert client.portal is not None
-    client.portal.call(insert)
+def register(client: TestClient, guest: Cookies, player: str) -> Cookies:
+    """The guest registers an account (and keeps its id): its cookies now."""
+    as_player(client, guest)
+    r = client.post("/api/accounts", json={"name": player, "password": "correct horse"})
+    assert r.status_code == 201, r.text
+    return dict(client.cookies)
 
 
 class Lobby:
     """A lobby socket: its welcome, then the frames that follow."""
 
-    def __init__(self, client: TestClient, stack: ExitStack, guest_id: str | None) -> None:
-        as_player(client, guest_id)
+    def __init__(self, client: TestClient, stack: ExitStack, cookies: Cookies | None) -> None:
+        as_player(client, cookies)
         self._own = ExitStack()
         stack.callback(self._own.close)
         socket = client.websocket_connect("/ws/lobby")
@@ -118,8 +104,8 @@ class Lobby:
                 return found
 
 
-def challenge(client: TestClient, guest_id: str, **body: Any) -> Any:
-    as_player(client, guest_id)
+def challenge(client: TestClient, cookies: Cookies, **body: Any) -> Any:
+    as_player(client, cookies)
     return client.post("/api/challenges", json={"preset": "draw"} | body)
 
 
@@ -222,7 +208,7 @@ def test_seats_left_over_take_bots_and_every_player_must_accept(lobby: TestClien
             ("Anna", "human", None),
             ("Ben", "human", None),
             ("Cleo", "human", None),
-            ("random bot", "bot", "random"),
+            ("Bot 3", "bot", "random"),
         ]
 
 
@@ -339,11 +325,13 @@ def test_a_bad_challenge_is_refused_and_changes_nothing(
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 def test_a_rated_challenge_is_between_accounts(lobby: TestClient) -> None:
     anna, ben, cleo = name(lobby, "Anna"), name(lobby, "Ben"), name(lobby, "Cleo")
-    make_account(lobby, anna, "Anna")
-    make_account(lobby, ben, "Ben")
+    anna, ben = register(lobby, anna, "Anna"), register(lobby, ben, "Ben")
     with ExitStack() as stack:
-        for who in (anna, ben, cleo):
-            Lobby(lobby, stack, who)
+        a = Lobby(lobby, stack, anna)
+        assert a.welcome["you"] == {"name": "Anna", "account": True}
+        Lobby(lobby, stack, ben), Lobby(lobby, stack, cleo)
+        online = {p["name"]: p["account"] for p in a.until_online({"Anna", "Ben", "Cleo"})}
+        assert online == {"Anna": True, "Ben": True, "Cleo": False}
         r = challenge(lobby, anna, to=["Ben", "Cleo"], players=3, rated=True)
         assert r.status_code == 422 and r.json()["field"] == "rated"
         assert "Cleo is a guest" in r.json()["error"]

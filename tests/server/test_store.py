@@ -71,7 +71,7 @@ def test_one_writer_per_table(backend: str, tmp_path: Path, request: pytest.Fixt
         await store.add_table(table)
         first = table.copy()
         first.version = 1
-        first.seats[1] = Seat(1, SeatKind.BOT, "greedy", None, "greedy bot")
+        first.seats[1] = Seat(1, SeatKind.BOT, "greedy", None, "Bot 1")
         await store.commit(first, [Entry(1, EventKind.SEAT, 1, {"kind": "bot"}, 2.0)], seats=True)
         rival = table.copy()
         rival.version = 2

@@ -39,7 +39,8 @@ def test_kozel_with_three_bots(client: TestClient) -> None:
             me.update()
         final = me.view
     assert moves > 5
-    assert final["players"] == ["Anna", "greedy bot", "random bot", "greedy bot"]
+    assert final["players"] == ["Anna", "Bot 1", "Bot 2", "Bot 3"]
+    assert final["bots"] == [None, "greedy", "random", "greedy"]
     record = client.get(f"/api/games/{table['id']}/record").json()
     assert list(replay(record).scores) == final["scores"]
 

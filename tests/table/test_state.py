@@ -137,6 +137,9 @@ def test_a_refused_command_changes_nothing() -> None:
         commands.Chat(seat, ANNA, text=" "),
         commands.Chat(seat, ANNA, text="x" * 301),
         commands.Chat(seat, ANNA, text="bell\x07"),
+        commands.Chat(seat, ANNA, text="two\nlines"),
+        commands.Chat(seat, ANNA, text="\u202egnp.exe"),  # a bidi override hides the name
+        commands.Chat(seat, ANNA, text="a\u2028b"),  # a line separator
         commands.Chat(None, None, text="who am I"),
         commands.Rematch(seat),
     ):
@@ -173,6 +176,47 @@ def test_chat_does_not_make_a_move_stale_and_is_kept() -> None:
     seat = mover(state)
     out = state.apply(commands.Play(seat, first_move(state), seen), 3.0)  # seen before the chat
     assert out.entries[0].kind == EventKind.PLAY
+
+
+def test_chat_takes_300_characters_emoji_sequences_and_any_script() -> None:
+    state = started()
+    for text in (
+        "x" * 300,
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467",
+        "می\u200cخواهم",
+        "Спасибо",
+    ):
+        [entry] = state.apply(commands.Chat(0, ANNA, text=text), 2.0).entries
+        assert entry.data["text"] == text
+    with pytest.raises(TableError) as e:
+        state.apply(commands.Chat(0, ANNA, text="x" * 301), 2.0)
+    assert e.value.code == Refusal.CHAT and e.value.field == "text" and "300" in str(e.value)
+
+
+def test_players_and_spectators_write_in_their_own_channels_kept_in_the_log() -> None:
+    state = started(TableConfig(resume_events=100_000))
+    state.apply(commands.Chat(0, ANNA, phrase=Phrase.WELL_PLAYED), 2.0)
+    state.apply(commands.Chat(None, CARLA, text="nice"), 2.0)
+    frames = state.view(None)["chat"]
+    assert [(f["seat"], f["channel"], f["from"]) for f in frames] == [
+        (0, "players", "Anna"),
+        (None, "spectators", "Carla"),
+    ]
+    assert all("player" not in f for f in frames)  # a spectator's id stays in the log
+    rebuilt = TableState.rebuild(
+        copy.deepcopy(state.table), list(state.recent), TableConfig(), LEVELS, 9.0
+    )
+    assert rebuilt.view(1)["chat"] == state.view(1)["chat"]
+
+
+def test_a_closed_table_takes_no_chat_a_finished_one_does() -> None:
+    state = started()
+    play_to_the_end(state)
+    state.apply(commands.Chat(1, BEN, phrase=Phrase.GOOD_GAME), 100.0)  # after the game
+    state.table.status = TableStatus.CLOSED
+    with pytest.raises(TableError) as e:
+        state.apply(commands.Chat(1, BEN, text="hello?"), 101.0)
+    assert e.value.code == Refusal.CLOSED
 
 
 def test_chat_is_rate_limited_per_sender() -> None:

@@ -1,8 +1,8 @@
 """Limits per client address: requests per time, sockets at once (an ASGI middleware).
 
 One address may send ``requests`` requests per window, and fewer to the
-routes that create something (``routes``: a guest, a table, an upload, a
-review); past a limit it gets 429 with the protocol's error naming the limit,
+routes that create something (``routes``: a guest, an account, a login, a
+table, an upload, a review); past a limit it gets 429 with the protocol's error naming the limit,
 and ``Retry-After``. It may hold ``sockets`` table sockets at once and open
 ``socket_opens`` per window; a socket past those is accepted and closed at
 once with code 4429 and the limit as its reason (a browser shows no reason
@@ -40,6 +40,8 @@ class AddressLimits:
     routes: Mapping[str, str] = field(
         default_factory=lambda: {
             "POST /api/guest": "30/minute",
+            "POST /api/accounts": "10/minute",
+            "POST /api/session": "30/minute",
             "POST /api/tables": "30/minute",
             "POST /api/records": "30/minute",
             "POST /api/records/review": "10/minute",

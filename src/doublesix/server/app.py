@@ -14,7 +14,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +23,7 @@ from fastapi import FastAPI
 from redis.asyncio import Redis
 
 from doublesix.server import errors
+from doublesix.server.accounts import Accounts
 from doublesix.server.addresses import AddressGuard, AddressLimits
 from doublesix.server.bodies import BodyLimit
 from doublesix.server.deps import Server
@@ -32,11 +33,14 @@ from doublesix.server.leases import Leases, LocalLeases, SqlLeases
 from doublesix.server.lobby import available_bots, rematch_of
 from doublesix.server.lobby_room import open_lobby
 from doublesix.server.lobby_socket import lobby_socket
+from doublesix.server.logins import Logins
 from doublesix.server.manager import TableManager
+from doublesix.server.rating_store import rate_finished, rate_unrated
 from doublesix.server.relay import Relay
 from doublesix.server.requests import Shell
 from doublesix.server.reviews import Reviews
-from doublesix.server.routes import challenges, games, pages, players, records, tables
+from doublesix.server.routes import accounts as account_routes
+from doublesix.server.routes import challenges, games, pages, players, ratings, records, tables
 from doublesix.server.settings import Limits, Settings
 from doublesix.server.store import Fence, SqlStore, Store
 from doublesix.server.thinking import Thinking
@@ -87,6 +91,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         the_store = store if store is not None else SqlStore(db)
         await the_store.migrate()
+        finished = await _ratings(the_store, settings) if isinstance(the_store, SqlStore) else None
         async with AsyncExitStack() as stack:
             site = await stack.enter_async_context(_site(the_store, settings))
             thinking = Thinking(settings.think_workers)
@@ -106,6 +111,7 @@ def create_app(
                 clock=settings.clock,
                 idle_seconds=settings.idle_seconds,
                 rematch=rematch,
+                finished=finished,
             )
             manager = TableManager(shell, site.leases, site.relay, settings.lease_seconds)
             stack.push_async_callback(manager.close)
@@ -116,8 +122,16 @@ def create_app(
             stack.callback(reviews.close)
             uploads = Uploads()
             stack.callback(uploads.close)
+            if not isinstance(the_store, SqlStore):
+                raise ValueError("accounts need the SQL store")
+            accounts = Accounts(
+                the_store,
+                clock=settings.clock,
+                hasher=settings.password_hasher,
+                logins=Logins(settings.login_limits),
+            )
             server = Server(
-                the_store, site.hub, manager, settings, limits, reviews, thinking, uploads
+                the_store, site.hub, manager, settings, limits, reviews, thinking, uploads, accounts
             )
             app.state.server = server
             if isinstance(site.hub, RedisHub):
@@ -138,12 +152,25 @@ def create_app(
     if address_limits is not None:
         app.add_middleware(AddressGuard, limits=address_limits)
     app.add_middleware(BrowserGuard, origins=origins)
-    for area in (players, tables, games, records, challenges):
+    for area in (players, account_routes, tables, games, records, ratings, challenges):
         app.include_router(area.router)
     app.add_api_websocket_route("/ws/table/{table_id}", table_socket)
     app.add_api_websocket_route("/ws/lobby", lobby_socket)
+    app.include_router(ratings.pages(web_dir or WEB))
     pages.install(app, web_dir or WEB)
     return app
+
+
+async def _ratings(store: SqlStore, settings: Settings) -> Callable[[Table], Awaitable[None]]:
+    """Rate the finished rated games a stopped process left unrated; what rates the next."""
+    rated = await rate_unrated(store, settings.clock())
+    if rated:
+        log.info("doublesix: %d finished games rated at start-up", rated)
+
+    async def finished(table: Table) -> None:
+        await rate_finished(store, table, settings.clock, settings.rating_delay)
+
+    return finished
 
 
 @dataclass

@@ -174,13 +174,12 @@ def table_request(body: ChallengeIn, invited: int) -> TableIn:
 def new_challenge(
     body: ChallengeIn,
     challenger: Guest,
-    account: bool,
     online: dict[str, OnlinePlayer],
     now: float,
 ) -> Challenge:
     """The challenge ``body`` asks for; CommandError naming the field if it may not be."""
     invited = resolve(body.to, challenger.id, online)
-    if body.rated and not account:
+    if body.rated and not challenger.account:
         raise _refuse("rated", "a rated game is between accounts: register first", "rated")
     guests = [i.name for i in invited if not i.account]
     if body.rated and guests:

@@ -8,11 +8,14 @@ process can hold several apps (the tests do).
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, Request
+from starlette.requests import HTTPConnection
 
+from doublesix.server.accounts import Accounts
 from doublesix.server.errors import CommandError
 from doublesix.server.hub import Hub
 from doublesix.server.manager import TableManager
@@ -25,6 +28,8 @@ from doublesix.table.model import JSON, Table
 
 COOKIE = "ds_guest"
 """The cookie that holds a guest's id (HttpOnly)."""
+SESSION_COOKIE = "ds_session"
+"""The cookie that holds a logged-in account's session secret (HttpOnly)."""
 
 
 @dataclass
@@ -39,13 +44,14 @@ class Server:
     reviews: Reviews
     thinking: Thinking
     uploads: Uploads
+    accounts: Accounts
     records: OrderedDict[str, JSON] = field(default_factory=OrderedDict)
     """Records of finished games, derived from their logs once and kept (``routes.games``)."""
     sockets: dict[str, dict[str, int]] = field(default_factory=dict)
     """This process's sockets of seated players, per table: each socket's key and seat."""
 
 
-def server(request: Request) -> Server:
+def server(request: HTTPConnection) -> Server:
     found: Server = request.app.state.server
     return found
 
@@ -59,16 +65,29 @@ def not_found(what: str) -> CommandError:
     return CommandError("not_found", what, status=404)
 
 
+async def player_of(srv: Server, cookies: Mapping[str, str]) -> Guest | None:
+    """Who the cookies say: the account of the session cookie, else the guest of the
+    guest cookie, else nobody (an unknown or expired cookie counts as none)."""
+    secret = cookies.get(SESSION_COOKIE)
+    if secret:
+        found = await srv.accounts.player(secret)
+        if found is not None:
+            return found
+    guest_id = cookies.get(COOKIE)
+    return None if not guest_id else await srv.store.guest(guest_id)
+
+
 async def guest(request: Request) -> Guest | None:
-    """The guest of the request's cookie, if any."""
-    guest_id = request.cookies.get(COOKIE)
-    return None if not guest_id else await server(request).store.guest(guest_id)
+    """The request's player (an account or a guest), if any."""
+    return await player_of(server(request), request.cookies)
 
 
 async def need_guest(request: Request) -> Guest:
     found = await guest(request)
     if found is None:
-        raise CommandError("no_guest", "choose a name first (POST /api/guest)", status=401)
+        raise CommandError(
+            "no_guest", "choose a name first (POST /api/guest) or log in", status=401
+        )
     return found
 
 
@@ -84,5 +103,5 @@ async def table_of(request: Request, table_id: str) -> Table:
 
 ServerDep = Annotated[Server, Depends(server)]
 GuestDep = Annotated[Guest, Depends(need_guest)]
-"""The request's guest; 401 without one."""
+"""The request's player (a guest, or an account: ``Guest.account``); 401 without one."""
 MaybeGuest = Annotated[Guest | None, Depends(guest)]

@@ -53,7 +53,7 @@ class CommandError(Exception):
         self.status = status
 
     def body(self) -> JSON:
-        out: JSON = {"error": self.message}
+        out: JSON = {"error": self.message, "code": self.code}
         if self.field is not None:
             out["field"] = self.field
         return out
@@ -114,11 +114,16 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, e: HTTPException) -> JSONResponse:
-        body: dict[str, Any] = {"error": str(e.detail)}
-        if isinstance(e.__cause__, RecursionError):
-            body["error"] = "the JSON is nested too deeply"
-        if isinstance(e, BodyTooLarge):
-            body["limit"] = e.limit
-        # after a body refused mid-way, the rest of it is not read: the connection closes
-        close = {"connection": "close"} if e.status_code in (408, 413) else None
-        return JSONResponse(body, status_code=e.status_code, headers=close)
+        return http_error_answer(e)
+
+
+def http_error_answer(e: HTTPException) -> JSONResponse:
+    """Starlette's own refusals (no route, a body too large or too slow) as error bodies."""
+    body: dict[str, Any] = {"error": str(e.detail)}
+    if isinstance(e.__cause__, RecursionError):
+        body["error"] = "the JSON is nested too deeply"
+    if isinstance(e, BodyTooLarge):
+        body["limit"] = e.limit
+    # after a body refused mid-way, the rest of it is not read: the connection closes
+    close = {"connection": "close"} if e.status_code in (408, 413) else None
+    return JSONResponse(body, status_code=e.status_code, headers=close)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,6 +55,7 @@ class TableHost:
         self._task: asyncio.Task[None] | None = None
         self._thinking: tuple[Think, asyncio.Task[None]] | None = None
         self._rematching: asyncio.Task[None] | None = None
+        self._finishing: asyncio.Task[None] | None = None
 
     @property
     def id(self) -> str:
@@ -70,6 +71,8 @@ class TableHost:
 
     async def stop(self) -> None:
         self._think(None)
+        if self._finishing is not None:  # the next start-up rates what it left
+            self._finishing.cancel()
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -165,8 +168,11 @@ class TableHost:
 
     async def _commit(self, entries: Sequence[Entry]) -> None:
         seats = any(e.kind == EventKind.SEAT for e in entries)
+        was = self.table.status
         await self.shell.store.commit(self.state.table, entries, seats=seats)
         self.table = self.state.table.copy()
+        if was != TableStatus.FINISHED and self.table.status == TableStatus.FINISHED:
+            self._finished(self.table.copy())
         hub = self.shell.hub
         if not hub.wanted(self.id):
             return
@@ -186,6 +192,21 @@ class TableHost:
                     self._open_rematch(effect.table), name=f"rematch-{self.id}"
                 )
         self._think(outcome.think)
+
+    def _finished(self, table: Table) -> None:
+        """The game's end is stored: what follows it (its rating) runs outside the task."""
+        if self.shell.finished is not None:
+            self._finishing = asyncio.create_task(
+                self._after_finish(self.shell.finished, table), name=f"finished-{self.id}"
+            )
+
+    async def _after_finish(
+        self, finished: Callable[[Table], Awaitable[None]], table: Table
+    ) -> None:
+        try:
+            await finished(table)
+        except Exception:
+            log.exception("table %s: what follows the game's end failed", self.id)
 
     async def _open_rematch(self, table: Table) -> None:
         try:

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from doublesix.rules.moves import End, Move
+from doublesix.rules.moves import End, Move, Turn
 from doublesix.table.commands import Phrase
 from doublesix.table.errors import Refusal, TableError
 from doublesix.tiles import InvalidTileError, Tile
@@ -29,6 +29,17 @@ class Hello:
 @dataclass(frozen=True)
 class PlayFrame:
     move: Move
+    version: int
+    turn: Turn | None = None
+    """R39: the tile turns left or right (None: straight on)."""
+
+
+@dataclass(frozen=True)
+class StraightenFrame:
+    """R39: rotate the tail of the line beyond ``at`` a quarter ``turn``."""
+
+    at: Tile
+    turn: Turn
     version: int
 
 
@@ -53,7 +64,7 @@ class RematchFrame:
     pass
 
 
-Frame = Hello | PlayFrame | ContinueFrame | HintFrame | ChatFrame | RematchFrame
+Frame = Hello | PlayFrame | StraightenFrame | ContinueFrame | HintFrame | ChatFrame | RematchFrame
 
 
 def bad(message: str) -> TableError:
@@ -72,7 +83,18 @@ def parse_frame(text: str | None) -> Frame:
     if kind == "play":
         if "tile" not in data or "version" not in data:
             raise bad('play needs "tile" and "version" (and "end" once the line has one)')
-        return PlayFrame(_move(data["tile"], data.get("end")), _version(data["version"]))
+        turn = data.get("turn")
+        return PlayFrame(
+            _move(data["tile"], data.get("end")),
+            _version(data["version"]),
+            None if turn is None else _turn(turn),
+        )
+    if kind == "straighten":
+        if not all(key in data for key in ("at", "turn", "version")):
+            raise bad('straighten needs "at", "turn" and "version"')
+        return StraightenFrame(
+            _tile(data["at"], "at"), _turn(data["turn"]), _version(data["version"])
+        )
     if kind == "continue":
         return ContinueFrame()
     if kind == "hint":
@@ -104,13 +126,33 @@ def _version(value: Any) -> int:
     return value
 
 
-def _move(tile: Any, end: Any) -> Move:
-    if not isinstance(tile, str):
-        raise bad("'tile' must be a tile written a-b, halves 0 to 6 (R1)")
+def _tile(value: Any, key: str) -> Tile:
+    if not isinstance(value, str):
+        raise TableError(
+            Refusal.BAD_FRAME,
+            f"{key!r} must be a tile written a-b, halves 0 to 6 (R1)",
+            rule="R1",
+            field=key,
+        )
     try:
-        t = Tile.parse(tile)
+        return Tile.parse(value)
     except InvalidTileError as e:
-        raise TableError(Refusal.BAD_FRAME, str(e), rule="R1") from None
+        raise TableError(Refusal.BAD_FRAME, str(e), rule="R1", field=key) from None
+
+
+def _turn(value: Any) -> Turn:
+    if value not in ("left", "right"):
+        raise TableError(
+            Refusal.BAD_FRAME,
+            '\'turn\' must be "left" or "right" (straight on: no turn)',
+            rule="R39",
+            field="turn",
+        )
+    return Turn(value)
+
+
+def _move(tile: Any, end: Any) -> Move:
+    t = _tile(tile, "tile")
     if end is None:
         return Move(t, None)
     if end not in ("left", "right"):

@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from doublesix.bots import table_bots
+from doublesix.names import bot_name
 from doublesix.rules.ruleset import PRESETS, Ruleset, RulesetError, preset
 from doublesix.server.errors import CommandError
 from doublesix.server.store import Guest
@@ -133,7 +134,7 @@ def new_table(body: TableIn, creator: Guest, now: float, seed: int) -> Table:
                     field=f"seats.{n}.bot",
                     status=422,
                 )
-            seats.append(Seat(n, SeatKind.BOT, level, None, f"{level} bot"))
+            seats.append(Seat(n, SeatKind.BOT, level, None, bot_name(n)))
         elif seat.kind == "invite":
             seats.append(Seat(n, SeatKind.INVITE, invite=_invite_code()))
         else:

@@ -126,13 +126,12 @@ class Lobby:
     # --- presence ---------------------------------------------------------------------
 
     @asynccontextmanager
-    async def present(self, player: Player | None, table: str | None) -> AsyncIterator[None]:
+    async def present(self, player: Guest | None, table: str | None) -> AsyncIterator[None]:
         """While inside, ``player`` (if any) is online, seated at ``table`` (if any)."""
         if player is None:
             yield
             return
-        online = OnlinePlayer(player.id, player.name, await self.book.is_account(player.id))
-        self.presence.here.add(online, table)
+        self.presence.here.add(OnlinePlayer(player.id, player.name, player.account), table)
         await self._changed()
         try:
             yield
@@ -143,9 +142,6 @@ class Lobby:
                 task = asyncio.create_task(self._left(player.id))
                 self._leaving.add(task)
                 task.add_done_callback(self._leaving.discard)
-
-    async def account(self, player_id: str) -> bool:
-        return await self.book.is_account(player_id)
 
     async def players(self) -> list[JSON]:
         """Everyone online on the site, as the lobby shows them, by name."""
@@ -241,8 +237,7 @@ class Lobby:
                 f"at most {OPEN_AT_ONCE} challenges wait for answers at once",
                 status=429,
             )
-        account = await self.book.is_account(who.id)
-        challenge = new_challenge(body, who, account, await self.presence.online(), now)
+        challenge = new_challenge(body, who, await self.presence.online(), now)
         if not self._made.hit(CHALLENGES, "challenges", who.id):
             raise CommandError(
                 "too_many_challenges",

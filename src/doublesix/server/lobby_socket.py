@@ -1,11 +1,12 @@
 """The lobby socket ``/ws/lobby`` (docs/protocol.md, "The lobby"): pushed, never polled.
 
-The player is the one of the request's cookie; a visitor without a name gets
-the lists read-only. The first frame is ``welcome`` (who you are, who is
-online, your open challenges, the last chat messages); then ``online``,
-``challenge`` and ``chat`` frames as things change. The client sends only
-``chat`` frames, parsed at the edge like the table socket's
-(``incoming.parse_frame``: size, JSON, phrase) and rate-limited like them.
+The player is the one of the request's cookies (an account's session, else a
+guest's); a visitor without a name gets the lists read-only. The first frame is
+``welcome`` (who you are, who is online, your open challenges, the last chat
+messages); then ``online``, ``challenge`` and ``chat`` frames as things
+change. The client sends only ``chat`` frames, parsed at the edge like the
+table socket's (``incoming.parse_frame``: size, JSON, phrase) and
+rate-limited like them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from doublesix.server.deps import COOKIE, Server
+from doublesix.server.deps import Server, player_of
 from doublesix.server.incoming import ChatFrame, bad, parse_frame
 from doublesix.server.lobby_room import Lobby
 from doublesix.server.ws import CLOSE_TOO_SLOW, MAX_QUEUE, error_frame
@@ -59,12 +60,6 @@ class LobbyConnection:
         self.queue.put_nowait(encode(frame))
 
 
-async def _who(ws: WebSocket, server: Server) -> Player | None:
-    guest_id = ws.cookies.get(COOKIE)
-    guest = None if not guest_id else await server.store.guest(guest_id)
-    return None if guest is None else Player(guest.id, guest.name)
-
-
 async def _sender(ws: WebSocket, conn: LobbyConnection) -> None:
     while True:
         frame = await conn.queue.get()
@@ -79,7 +74,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     server: Server = ws.app.state.server
     lobby: Lobby = ws.app.state.lobby
     await ws.accept()
-    player = await _who(ws, server)
+    player = await player_of(server, ws.cookies)
     conn = LobbyConnection(None if player is None else player.id)
     key = uuid.uuid4().hex
     limit = server.limits
@@ -90,9 +85,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     try:
         async with lobby.present(player, None):
             lobby.listeners.add(conn)
-            you: JSON | None = None
-            if player is not None:
-                you = {"name": player.name, "account": await lobby.account(player.id)}
+            you = None if player is None else {"name": player.name, "account": player.account}
             conn.start(
                 {
                     "type": "welcome",
@@ -121,9 +114,9 @@ async def lobby_socket(ws: WebSocket) -> None:
                         raise TableError(
                             Refusal.CHAT, "choose a name before you chat", field="name"
                         )
-                    await lobby.chat(player, frame.text, frame.phrase)
+                    await lobby.chat(Player(player.id, player.name), frame.text, frame.phrase)
                 except TableError as e:
-                    conn.send(_error(e))
+                    conn.send(error_frame(e))
     except WebSocketDisconnect:
         return
     finally:
@@ -135,10 +128,3 @@ async def lobby_socket(ws: WebSocket) -> None:
         if ws.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await ws.close()
-
-
-def _error(e: TableError) -> JSON:
-    out = error_frame(e)
-    if e.field is not None:
-        out["field"] = e.field
-    return out

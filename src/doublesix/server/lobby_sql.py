@@ -1,4 +1,4 @@
-"""The lobby's own SQL: the ``challenges`` table, and whether a player has an account.
+"""The lobby's own SQL: the ``challenges`` table.
 
 Every change of a challenge is one writing transaction that reads the row
 again (``FOR UPDATE`` on PostgreSQL; SQLite writes one at a time), so two
@@ -55,13 +55,6 @@ class Book:
 
     def __init__(self, store: SqlStore) -> None:
         self.store = store
-
-    async def is_account(self, player_id: str) -> bool:
-        query = sa.select(schema.accounts.c.player_id).where(
-            schema.accounts.c.player_id == player_id
-        )
-        async with self.store.engine.connect() as conn:
-            return (await conn.execute(query)).first() is not None
 
     async def add(self, challenge: Challenge) -> None:
         async with self.store.writing() as conn:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any, Protocol
 
-from doublesix.rules.moves import End, Move
+from doublesix.rules.moves import End, Move, Turn
 from doublesix.server.relay import Relay, RelayError
 from doublesix.server.requests import Describe, Request
 from doublesix.table import commands
@@ -48,9 +48,14 @@ def encode(request: Request) -> tuple[str, JSON]:
             return "join", args
         case commands.SetBot(player=player, seat=seat, level=level):
             return "set_bot", {"player": player, "seat": seat, "level": level}
-        case commands.Play(seat=seat, move=move, version=version):
+        case commands.Play(seat=seat, move=move, version=version, turn=turn):
             end = None if move.end is None else move.end.value
-            return "play", {"seat": seat, "tile": str(move.tile), "end": end, "version": version}
+            way = None if turn is None else turn.value
+            args = {"seat": seat, "tile": str(move.tile), "end": end, "version": version}
+            return "play", args | {"turn": way}
+        case commands.Straighten(seat=seat, at=at, turn=turn, version=version):
+            args = {"seat": seat, "at": str(at), "turn": turn.value, "version": version}
+            return "straighten", args
         case commands.Continue(seat=seat):
             return "continue", {"seat": seat}
         case commands.Chat(seat=seat, player=player, text=text, phrase=phrase):
@@ -80,7 +85,12 @@ def decode(op: str, args: JSON) -> Request:
             return commands.SetBot(args["player"], args["seat"], args["level"])
         case "play":
             end = None if args["end"] is None else End(args["end"])
-            return commands.Play(args["seat"], Move(Tile.parse(args["tile"]), end), args["version"])
+            move = Move(Tile.parse(args["tile"]), end)
+            way = None if args.get("turn") is None else Turn(args["turn"])
+            return commands.Play(args["seat"], move, args["version"], way)
+        case "straighten":
+            at, turn = Tile.parse(args["at"]), Turn(args["turn"])
+            return commands.Straighten(args["seat"], at, turn, args["version"])
         case "continue":
             return commands.Continue(args["seat"])
         case "chat":

@@ -42,3 +42,5 @@ class Shell:
     """A finished or closed table nobody watches leaves memory after this long."""
     rematch: Callable[[Table], Awaitable[str]]
     """Makes the rematch of a finished table and answers the new table's id."""
+    finished: Callable[[Table], Awaitable[None]] | None = None
+    """Called once a table's finished game is stored (the ratings: a rated game is rated)."""

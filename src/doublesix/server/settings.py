@@ -8,6 +8,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from argon2 import PasswordHasher
+
+from doublesix.server.logins import LoginLimits
 from doublesix.table.config import TableConfig
 
 
@@ -41,8 +44,15 @@ class Settings:
     lease_seconds: float = 5.0
     """With several processes: a table whose owner has not renewed its lease this long is
     taken over by another."""
+    rating_delay: float = 0.0
+    """Seconds between a rated game's stored end and its rating (a test kills the server in
+    between: the rating follows at the next start)."""
     think_workers: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1))
     """Worker processes for the searching bots and the hints (default: a core each but one)."""
+    password_hasher: PasswordHasher = field(default_factory=PasswordHasher)
+    """Argon2 with its parameters (``accounts``); tests choose cheap ones."""
+    login_limits: LoginLimits = field(default_factory=LoginLimits)
+    """Login attempts per account name and per address (``logins``)."""
 
     def table_config(self) -> TableConfig:
         return TableConfig(

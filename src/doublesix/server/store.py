@@ -47,9 +47,13 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 
 @dataclass(frozen=True)
 class Guest:
+    """A player: a guest, or an account (``account``). ``id`` is the player id that
+    tables seat; a guest who registers keeps it."""
+
     id: str
     name: str
     created_at: float
+    account: bool = False
 
 
 class StaleVersionError(RuntimeError):

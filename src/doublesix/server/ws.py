@@ -21,7 +21,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from doublesix.server.deps import COOKIE, Server
+from doublesix.server.deps import Server, player_of
 from doublesix.server.incoming import (
     ChatFrame,
     ContinueFrame,
@@ -30,6 +30,7 @@ from doublesix.server.incoming import (
     HintFrame,
     PlayFrame,
     RematchFrame,
+    StraightenFrame,
     bad,
     parse_frame,
 )
@@ -75,8 +76,12 @@ class _Bucket:
 
 def error_frame(error: TableError) -> JSON:
     out: JSON = {"type": "error", "code": error.code.value, "message": error.message}
+    if error.field is not None:
+        out["field"] = error.field
     if error.rule is not None:
         out["rule"] = error.rule
+    if error.field is not None:
+        out["field"] = error.field
     return out
 
 
@@ -189,12 +194,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             ws, CLOSE_BAD_TOKEN, TableError(Refusal.BAD_TOKEN, "that token holds no seat here")
         )
         return
-    guest_id = ws.cookies.get(COOKIE)
-    guest = None if not guest_id else await server.store.guest(guest_id)
+    guest = await player_of(server, ws.cookies)
     player = None if guest is None else commands.Player(guest.id, guest.name)
     socket = Socket(table_id, f"{server.manager.process}/{uuid.uuid4().hex}", Connection(seat))
     lobby: Lobby = ws.app.state.lobby
-    async with lobby.present(player, None if seat is None else table_id):  # who is online
+    async with lobby.present(guest, None if seat is None else table_id):  # who is online
         await _serve(ws, server, socket, player, hello.since)
 
 
@@ -289,8 +293,10 @@ async def _handle(
 ) -> None:
     seat = conn.seat
     match frame:
-        case PlayFrame(move=move, version=version):
-            await _submit(server, table_id, commands.Play(seat, move, version))
+        case PlayFrame(move=move, version=version, turn=turn):
+            await _submit(server, table_id, commands.Play(seat, move, version, turn))
+        case StraightenFrame(at=at, turn=turn, version=version):
+            await _submit(server, table_id, commands.Straighten(seat, at, turn, version))
         case ContinueFrame():
             await _submit(server, table_id, commands.Continue(seat))
         case ChatFrame(text=text, phrase=phrase):

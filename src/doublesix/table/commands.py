@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from doublesix.rules.moves import Move
+from doublesix.rules.moves import Move, Turn
 from doublesix.table.model import Stand
+from doublesix.tiles import Tile
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,20 @@ class SetBot:
 class Play:
     seat: int | None
     move: Move
+    version: int
+    """The last version the sender saw; stale if the game changed since."""
+    turn: Turn | None = None
+    """R39, a hand-laid line: the tile turns left or right (None: straight on)."""
+
+
+@dataclass(frozen=True)
+class Straighten:
+    """R39: ``seat``, in its turn, rotates the tail of the line beyond ``at`` a quarter
+    ``turn``; not a move (the same seat plays afterwards)."""
+
+    seat: int | None
+    at: Tile
+    turn: Turn
     version: int
     """The last version the sender saw; stale if the game changed since."""
 
@@ -138,6 +153,7 @@ Command = (
     Join
     | SetBot
     | Play
+    | Straighten
     | Continue
     | Chat
     | Rematch

@@ -28,3 +28,5 @@ class TableConfig:
     chat_burst: int = 5
     chat_window: float = 10.0
     """A sender may write ``chat_burst`` messages in any ``chat_window`` seconds."""
+    straightenings: int = 8
+    """R39: straightenings one seat may make in one turn (the log grows by each one)."""

@@ -22,8 +22,9 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from doublesix.names import bot_name
 from doublesix.rules.game import Game
-from doublesix.rules.moves import End, IllegalMoveError, InvalidMoveError, Move
+from doublesix.rules.moves import End, IllegalMoveError, InvalidMoveError, Move, Straighten, Turn
 from doublesix.rules.record import game_result_record
 from doublesix.rules.ruleset import Ruleset
 from doublesix.rules.view import SeatView
@@ -89,8 +90,28 @@ class Outcome:
     """The move the table waits for from a bot now (None: none); set by ``apply``."""
 
 
+def straightened_this_turn(game: Game) -> int:
+    """How often the seat to move has straightened the line in this turn (R39)."""
+    count = 0
+    for event in reversed(game.round.events):
+        if not isinstance(event, Straighten):
+            break
+        count += 1
+    return count
+
+
+JOINERS = frozenset("\u200c\u200d")
+"""The format characters a message may hold: the zero-width (non-)joiner of emoji sequences
+(a family, a flag) and of scripts such as Persian; every other one (bidi overrides, invisible
+marks) is refused."""
+
+
 def _printable(text: str) -> bool:
-    return not any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co") for ch in text)
+    """No control, format (but the joiners), surrogate, private-use or line-break character."""
+    return not any(
+        unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp") and ch not in JOINERS
+        for ch in text
+    )
 
 
 class TableState:
@@ -154,10 +175,18 @@ class TableState:
         elif kind == EventKind.PLAY:
             assert self.game is not None and entry.seat is not None
             start = len(self.game.round.events)
-            end = data.get("end")
-            self.game.play(Move(Tile.parse(data["tile"]), None if end is None else End(end)))
+            end, turn = data.get("end"), data.get("turn")
+            self.game.play(
+                Move(Tile.parse(data["tile"]), None if end is None else End(end)),
+                turn=None if turn is None else Turn(turn),
+            )
             made = self._events_since(start)
             self.ready = set()
+        elif kind == EventKind.STRAIGHTEN:
+            assert self.game is not None and entry.seat is not None
+            start = len(self.game.round.events)
+            self.game.straighten(entry.seat, Tile.parse(data["at"]), Turn(data["turn"]))
+            made = self._events_since(start)
         elif kind == EventKind.CONTINUE:
             assert self.game is not None and entry.seat is not None
             self.ready.add(entry.seat)
@@ -201,6 +230,8 @@ class TableState:
                 out.answer = self.table.copy()
             case commands.Play():
                 self._play(command, now, out)
+            case commands.Straighten():
+                self._straighten(command, now, out)
             case commands.BotMove():
                 self._bot_move(command, now, out)
             case commands.Continue():
@@ -327,7 +358,7 @@ class TableState:
             raise TableError(
                 Refusal.BOT, f"no bot {cmd.level!r}; choose from {choices}", field="bot"
             )
-        self._seat(Seat(cmd.seat, SeatKind.BOT, cmd.level, None, f"{cmd.level} bot"), now, out)
+        self._seat(Seat(cmd.seat, SeatKind.BOT, cmd.level, None, bot_name(cmd.seat)), now, out)
         self._start_if_full(now, out)
 
     def _seat(self, seat: Seat, now: float, out: Outcome) -> None:
@@ -355,31 +386,43 @@ class TableState:
             raise TableError(Refusal.FINISHED, "the game is over", rule="R30")
         return self.game
 
-    def _play(self, cmd: commands.Play, now: float, out: Outcome) -> None:
-        if cmd.seat is None:
+    def _to_move(self, seat: int | None, version: int, rule: str) -> tuple[Game, int]:
+        """The game and ``seat``, if ``seat`` is to move and saw the game as it is now;
+        ``rule`` names the rule that gives the turn (R6 a move, R39 a straightening)."""
+        if seat is None:
             raise TableError(Refusal.SPECTATOR, "a spectator cannot play")
         game = self._playing()
-        if not self.game_version <= cmd.version <= self.table.version:
+        if not self.game_version <= version <= self.table.version:
             raise TableError(
                 Refusal.STALE,
-                f"you sent version {cmd.version}; the game changed at {self.game_version}",
+                f"you sent version {version}; the game changed at {self.game_version}",
             )
         if game.turn is None:
             raise TableError(Refusal.ILLEGAL, "the round is over; press Continue", rule="R25")
-        if game.turn != cmd.seat:
+        if game.turn != seat:
             raise TableError(
-                Refusal.NOT_YOUR_TURN, f"it is seat {game.turn}'s turn, not yours", rule="R6"
+                Refusal.NOT_YOUR_TURN, f"it is seat {game.turn}'s turn, not yours", rule=rule
             )
-        self._apply_play(cmd.seat, cmd.move, None, now, out)
+        return game, seat
+
+    def _play(self, cmd: commands.Play, now: float, out: Outcome) -> None:
+        _, seat = self._to_move(cmd.seat, cmd.version, "R6")
+        self._apply_play(seat, cmd.move, cmd.turn, None, now, out)
 
     def _apply_play(
-        self, seat: int, move: Move, stand: Stand | None, now: float, out: Outcome
+        self,
+        seat: int,
+        move: Move,
+        turn: Turn | None,
+        stand: Stand | None,
+        now: float,
+        out: Outcome,
     ) -> None:
         game = self.game
         assert game is not None
         start = len(game.round.events)
         try:
-            game.play(move, seat)
+            game.play(move, seat, turn)
         except IllegalMoveError as e:
             raise TableError(Refusal.ILLEGAL, str(e), rule=e.rule) from None
         except InvalidMoveError as e:
@@ -390,6 +433,8 @@ class TableState:
             "end": None if move.end is None else move.end.value,
             "events": self._events_since(start),
         }
+        if turn is not None:
+            data["turn"] = turn.value
         if stand is not None and stand != Stand.BOT:
             data["stand"] = stand.value
         self._log(out, EventKind.PLAY, seat, data, now)
@@ -402,7 +447,30 @@ class TableState:
         game = self.game
         assert game is not None
         move = cmd.move if cmd.move in game.legal_moves() else game.legal_moves()[0]
-        self._apply_play(cmd.seat, move, cmd.stand, now, out)
+        self._apply_play(cmd.seat, move, None, cmd.stand, now, out)  # a bot lays straight on
+
+    def _straighten(self, cmd: commands.Straighten, now: float, out: Outcome) -> None:
+        """R39: the seat to move straightens the line; not a move, so its turn (and its
+        clock) go on. A turn holds ``config.straightenings`` of them at most."""
+        game, seat = self._to_move(cmd.seat, cmd.version, "R39")
+        limit = self.config.straightenings
+        if straightened_this_turn(game) >= limit:
+            raise TableError(
+                Refusal.RATE_LIMITED, f"at most {limit} straightenings in one turn; play a tile"
+            )
+        start = len(game.round.events)
+        try:
+            game.straighten(seat, cmd.at, cmd.turn)
+        except IllegalMoveError as e:
+            raise TableError(Refusal.ILLEGAL, str(e), rule=e.rule, field="at") from None
+        except InvalidMoveError as e:
+            raise TableError(Refusal.BAD_FRAME, str(e)) from None
+        data: JSON = {
+            "at": str(cmd.at),
+            "turn": cmd.turn.value,
+            "events": self._events_since(start),
+        }
+        self._log(out, EventKind.STRAIGHTEN, seat, data, now)
 
     def _continue(self, seat: int | None, now: float, out: Outcome, stand: Stand | None) -> None:
         """``seat`` presses Continue; ``stand`` marks a press made for it (away, timeout)."""
@@ -430,6 +498,8 @@ class TableState:
                 self._continue(seat, now, out, stand=Stand.AWAY)
 
     def _chat(self, cmd: commands.Chat, now: float, out: Outcome) -> None:
+        if self.table.status == TableStatus.CLOSED:
+            raise TableError(Refusal.CLOSED, "the table is closed")
         if cmd.seat is not None:
             name = self.table.seats[cmd.seat].name or f"seat {cmd.seat}"
             sender, channel = f"seat {cmd.seat}", "players"

@@ -1,4 +1,5 @@
-"""A finished game: its ``doublesix/1`` record, the readable move list, a seat's review."""
+"""A finished game: its ``doublesix/1`` record, the readable move list, a seat's review,
+its chat."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from doublesix.rules.text import record_lines
 from doublesix.server.deps import server, table_of
 from doublesix.server.errors import CommandError
 from doublesix.server.routes.reviewing import review
-from doublesix.table.model import JSON, TableStatus
+from doublesix.table.frames import chat_message
+from doublesix.table.model import JSON, EventKind, Table, TableStatus
 from doublesix.table.records import record_of
 
 router = APIRouter(prefix="/api/games")
@@ -23,14 +25,18 @@ KEPT = 200
 """Records of finished games kept in memory, the newest used first."""
 
 
+async def _over(request: Request, table_id: str, what: str) -> Table:
+    """The table of a game that is over; 409 ``not_finished`` while it is being played."""
+    table = await table_of(request, table_id)
+    if table.status not in (TableStatus.FINISHED, TableStatus.CLOSED):
+        raise CommandError("not_finished", f"{what} is published once the game is over", status=409)
+    return table
+
+
 async def finished_record(request: Request, table_id: str) -> dict[str, Any]:
     """The game's record, derived from the table's log; 409 while the game is being played
     (it would tell the hands)."""
-    table = await table_of(request, table_id)
-    if table.status not in (TableStatus.FINISHED, TableStatus.CLOSED):
-        raise CommandError(
-            "not_finished", "the record is published once the game is over", status=409
-        )
+    table = await _over(request, table_id, "the record")
     kept: OrderedDict[str, JSON] = server(request).records
     record = kept.get(table_id)
     if record is None:
@@ -65,3 +71,12 @@ async def text(table_id: str, request: Request) -> PlainTextResponse:
 async def game_review(table_id: str, seat: int, request: Request) -> JSONResponse:
     data = await finished_record(request, table_id)
     return JSONResponse(await review(request, "game:" + table_id, data, seat))
+
+
+@router.get("/{table_id}/chat")
+async def chat(table_id: str, request: Request) -> dict[str, list[JSON]]:
+    """Every message of the game's table, both channels (each frame names its own), in order;
+    the table's readers saw them live, the game's page shows them once the game is over."""
+    await _over(request, table_id, "the chat")
+    entries = await server(request).store.events(table_id)
+    return {"chat": [chat_message(e) for e in entries if e.kind == EventKind.CHAT]}

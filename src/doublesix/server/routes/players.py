@@ -7,16 +7,30 @@ import secrets
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from doublesix.server.deps import COOKIE, GuestDep, ServerDep
+from doublesix.server.account_names import looks_like_bot
+from doublesix.server.deps import COOKIE, MaybeGuest, ServerDep
+from doublesix.server.errors import CommandError
 from doublesix.server.lobby import GuestIn, clean_name
+from doublesix.server.routes.accounts import player_json
 from doublesix.server.store import Guest
 
 router = APIRouter(prefix="/api")
 
 
 @router.post("/guest")
-async def new_guest(body: GuestIn, srv: ServerDep) -> JSONResponse:
-    guest = Guest(secrets.token_urlsafe(24), clean_name(body.name), srv.settings.clock())
+async def new_guest(body: GuestIn, srv: ServerDep, who: MaybeGuest) -> JSONResponse:
+    """A guest of that name. Refused: while logged in, a name that could pass for a bot's,
+    and a name an account holds (or one people would take for it)."""
+    if who is not None and who.account:
+        raise CommandError("logged_in", "you are logged in: log out to play as a guest", status=409)
+    name = clean_name(body.name)
+    if looks_like_bot(name):
+        raise CommandError("name", "that name could pass for a bot's", field="name", status=422)
+    if await srv.accounts.name_taken(name):
+        raise CommandError(
+            "name_taken", "a registered player has that name", field="name", status=409
+        )
+    guest = Guest(secrets.token_urlsafe(24), name, srv.settings.clock())
     await srv.store.add_guest(guest)
     response = JSONResponse({"id": guest.id, "name": guest.name})
     response.set_cookie(COOKIE, guest.id, max_age=365 * 24 * 3600, httponly=True, samesite="lax")
@@ -24,5 +38,6 @@ async def new_guest(body: GuestIn, srv: ServerDep) -> JSONResponse:
 
 
 @router.get("/me")
-async def me(guest: GuestDep) -> dict[str, str]:
-    return {"id": guest.id, "name": guest.name}
+async def me(who: MaybeGuest) -> JSONResponse:
+    """The request's player, or ``{"player": null}`` (200: a first visit is no error)."""
+    return JSONResponse(player_json(who))

@@ -23,6 +23,7 @@ from doublesix.server.lobby import (
 )
 from doublesix.server.remote import TableLink
 from doublesix.server.requests import Describe
+from doublesix.server.routes.ratings import check_rated_seat, table_rated
 from doublesix.table import commands
 from doublesix.table.model import Table, TableStatus
 
@@ -84,6 +85,8 @@ async def tables(srv: ServerDep, who: MaybeGuest) -> dict[str, list[dict[str, An
 @router.post("/tables")
 async def create_table(body: TableIn, srv: ServerDep, creator: GuestDep) -> dict[str, Any]:
     settings = srv.settings
+    if body.rated:
+        await check_rated_seat(srv, creator.id)
     check_quota(srv, creator.id)
     host = await srv.manager.create(new_table(body, creator, settings.clock(), settings.new_seed()))
     described: Table = await host.submit(Describe())
@@ -110,6 +113,8 @@ async def get_table(table_id: str, srv: ServerDep, who: MaybeGuest) -> dict[str,
 @router.post("/tables/{table_id}/join")
 async def join(table_id: str, body: JoinIn, srv: ServerDep, who: GuestDep) -> dict[str, Any]:
     host = await _host(srv, table_id)
+    if await table_rated(srv, table_id):
+        await check_rated_seat(srv, who.id)
     seat, token = await host.submit(
         commands.Join(commands.Player(who.id, who.name), new_token(), body.seat, body.invite)
     )

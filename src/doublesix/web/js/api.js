@@ -38,13 +38,10 @@ export async function api(method, path, body) {
 export const get = (path) => api('GET', path);
 export const post = (path, body) => api('POST', path, body ?? {});
 
+/** The player this browser is ({name, account}: a guest or an account), or null. */
 export async function me() {
-  try {
-    return await get('/api/me');
-  } catch (e) {
-    if (e instanceof ApiError && (e.status === 401 || e.status === 404)) return null;
-    throw e;
-  }
+  const r = await get('/api/me');
+  return (r && r.player) || null;
 }
 
 function storeKey(tableId) {

@@ -29,6 +29,7 @@ export async function startPage(titleKey) {
     ['/', 'nav.lobby'],
     [`/rules/${document.documentElement.lang}/${rulesPreset()}`, 'nav.rules'],
     ['/replay', 'nav.replay'],
+    ['/leaderboard/draw', 'rating.nav'],
   ];
   for (const [href, key] of links) {
     const a = el('a', key);

@@ -25,12 +25,12 @@ export function roster(names, levels) {
   return (names || []).map((name, s) => ({ name, bot: (levels && levels[s]) || null }));
 }
 
-/** A seat's name as shown: a bot as "Bot 2 · expert" (seat and level), anyone else as named. */
+/** A seat's name as shown: a bot as "Bot 2 · expert" (its name and level), anyone else as named. */
 export function playerName(players, seat) {
   const p = players && players[seat];
   if (p === null || p === undefined || p === '') return t('seat.open');
   if (typeof p === 'string') return p;
-  if (p.bot) return t('bot.name', { n: seat + 1, level: has(`bot.${p.bot}`) ? { $t: `bot.${p.bot}` } : p.bot });
+  if (p.bot) return t('bot.name', { name: p.name || `Bot ${seat}`, level: has(`bot.${p.bot}`) ? { $t: `bot.${p.bot}` } : p.bot });
   return p.name || t('seat.open');
 }
 
@@ -51,7 +51,7 @@ export function eventText(event, players, ruleset, { first = false } = {}) {
     return ['ev.draw', { name, count: event.count || 1 }];
   }
   if (event.pass !== undefined) return [ruleset && ruleset.boneyard ? 'ev.pass' : 'ev.knock', { name }];
-  if (event.straighten !== undefined) return ['ev.straighten', { name }];
+  if (event.straighten !== undefined) return ['ev.straighten', { name, at: event.straighten.at }];
   if (event.redeal !== undefined) return redealText(event.redeal, players);
   return ['ev.unknown', {}];
 }

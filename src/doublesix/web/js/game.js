@@ -1,6 +1,7 @@
 // A finished game's page: the result, the JSON download, the replay viewer, the
-// post-game review and the move list.
+// post-game review, the table's chat and the move list.
 import { get } from './api.js';
+import { chatLine } from './chat.js';
 import { clear, setRulesPreset, startPage, toast } from './common.js';
 import { el, onLanguage, tx } from './i18n.js';
 import { moveList, recordSummary, viewer } from './replayer.js';
@@ -42,11 +43,31 @@ async function main() {
   };
   render();
   onLanguage(render);
+  showChat();
   const v = document.getElementById('viewer');
   v.before(el('h2', 'replay.title', {}, 'section-title'));
   const steer = viewer(v, record);
   reviewPanel(document.getElementById('review'), record, steer, (seat) =>
     get(`/api/games/${encodeURIComponent(gameId)}/review?seat=${seat}`));
+}
+
+/** What was said at the table, both channels (a spectator's message is marked), as text. */
+async function showChat() {
+  let chat;
+  try {
+    chat = (await get(`/api/games/${encodeURIComponent(gameId)}/chat`)).chat;
+  } catch (e) {
+    return; // the record says what there is to say; a chat that cannot be read is left out
+  }
+  if (!chat.length) return;
+  const box = clear(document.getElementById('chat'));
+  box.classList.remove('hidden');
+  box.appendChild(el('h2', 'chat.game_title'));
+  const list = document.createElement('ol');
+  list.className = 'chat-list';
+  list.id = 'game-chat';
+  for (const msg of chat) list.appendChild(chatLine(msg));
+  box.appendChild(list);
 }
 
 main().catch((e) => toast('err.server', { message: String(e.message || e) }, 'error'));

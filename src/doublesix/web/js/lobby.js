@@ -1,4 +1,5 @@
 // The lobby: a name, the tables, and a new table with every option.
+import { accountForm, accountLinks, refusalKey } from './account.js';
 import { ApiError, get, keepSeat, me, post, seatAt } from './api.js';
 import { clear, PRESETS, setRulesPreset, sortBots, startPage, toast } from './common.js';
 import { playerName } from './describe.js';
@@ -14,6 +15,7 @@ const TIMERS = [0, 15, 30, 60, 120];
 
 const state = {
   me: null,
+  account: null, // the account form shown in the identity box: 'login', 'register', 'password'
   presets: {},
   bots: ['random', 'greedy'],
   form: null, // the options being edited
@@ -95,15 +97,34 @@ async function main() {
 
 // ---------------------------------------------------------------- identity
 
+function showAccount(mode) {
+  state.account = mode;
+  renderIdentity();
+}
+
+function identityChanged(who) {
+  state.me = who;
+  state.account = null;
+  renderIdentity();
+  document.dispatchEvent(new CustomEvent('ds:me')); // the lobby socket comes again as us
+}
+
 function renderIdentity(editing = false) {
   const box = clear(document.getElementById('identity'));
+  if (state.account) {
+    accountForm(box, state.account, state.me, identityChanged, () => showAccount(null));
+    return;
+  }
   if (state.me && !editing) {
-    box.appendChild(el('span', 'lobby.playing_as', {}, 'label'));
+    box.appendChild(el('span', state.me.account ? 'account.logged_in_as' : 'lobby.playing_as', {}, 'label'));
     box.appendChild(lit('strong', state.me.name, 'my-name'));
-    const change = el('button', 'lobby.change_name', {}, 'link-button');
-    change.type = 'button';
-    change.addEventListener('click', () => renderIdentity(true));
-    box.appendChild(change);
+    if (!state.me.account) {
+      const change = el('button', 'lobby.change_name', {}, 'link-button');
+      change.type = 'button';
+      change.addEventListener('click', () => renderIdentity(true));
+      box.appendChild(change);
+    }
+    accountLinks(box, state.me, showAccount, identityChanged);
     return;
   }
   const form = document.createElement('form');
@@ -129,6 +150,7 @@ function renderIdentity(editing = false) {
     await saveName(input.value);
   });
   box.appendChild(form);
+  accountLinks(box, state.me, showAccount, identityChanged);
 }
 
 async function saveName(name) {
@@ -140,7 +162,9 @@ async function saveName(name) {
     document.dispatchEvent(new CustomEvent('ds:me')); // the lobby socket comes again as us
     return state.me;
   } catch (e) {
-    toast('err.server', { message: e.message }, 'error');
+    const key = refusalKey(e, 'guest');
+    if (key) toast(key, {}, 'error');
+    else toast('err.server', { message: e.message }, 'error');
     return null;
   }
 }

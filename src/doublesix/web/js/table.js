@@ -1,16 +1,19 @@
 // The table page: wires its parts together (js/table/): the socket and the state, the felt,
-// our hand and its controls, the side with the score pad, and the round-end and game-end cards.
+// our hand and its controls, the side with the score pad and the chat, and the round-end and
+// game-end cards (with the rematch).
 import { ApiError, get, seatAt } from './api.js';
 import { setRulesPreset, sortBots, startPage, toast } from './common.js';
 import { has, onLanguage, tattr, tx } from './i18n.js';
 import { heard, muteSwitch, updateTitle } from './table/attention.js';
 import { renderCard } from './table/cards.js';
+import { chatFromView, chatPanel, chatRefused, heardChat, renderChat } from './table/chat.js';
 import { tickTimers } from './table/clock.js';
 import { connect } from './table/connection.js';
 import { askHint, bendAt, cancel, onKey, playSelected, straighten } from './table/controls.js';
 import { freshTiles, renderBoard, renderBoneyard, renderSeats, renderStatus } from './table/felt.js';
 import { renderHand, renderHint, renderMe } from './table/hand.js';
 import { announce, clearNotes } from './table/notes.js';
+import { followRematch } from './table/rematch.js';
 import { renderLog, renderPad } from './table/side.js';
 import { $, movesFor, painter, seatCount, state, tableId } from './table/state.js';
 import { joinWith, rejoin, showMissing, waitForPlayers } from './table/waiting.js';
@@ -58,6 +61,8 @@ function accept(view, events) {
   for (const e of events) if (e.draw && e.seat === state.seat) state.drawn.add(e.draw);
   if (newRound || view.status !== 'playing') clearNotes();
   render(fresh);
+  chatFromView(view);
+  followRematch(events);
   announce(events);
   heard(prev, view, events);
 }
@@ -74,8 +79,13 @@ const socket = {
     renderHint();
     renderHand();
   },
+  chat: heardChat,
   error(msg) {
     if (msg.code === 'stale') return;
+    if (msg.code === 'chat') {
+      chatRefused(msg);
+      return;
+    }
     const key = has(`err.${msg.code}`) ? `err.${msg.code}` : 'err.generic';
     toast(key, { message: msg.message || msg.code || '', rule: msg.rule || '' }, 'error');
     renderHand();
@@ -107,7 +117,12 @@ function scoresDrawer() {
     $('side').classList.toggle('open', open);
     $('pad-toggle').setAttribute('aria-expanded', String(open));
   };
-  $('pad-toggle').addEventListener('click', () => show(!$('side').classList.contains('open')));
+  $('pad-toggle').addEventListener('click', () => {
+    const side = $('side');
+    const showing = side.classList.contains('open') && !side.classList.contains('chat-mode');
+    side.classList.remove('chat-mode'); // the drawer shows the scores, not the chat
+    show(!showing);
+  });
   $('pad-close').addEventListener('click', () => show(false));
   $('felt').addEventListener('click', () => show(false));
 }
@@ -133,6 +148,7 @@ async function main() {
   muteSwitch();
   onLanguage(() => {
     if (state.view) render();
+    renderChat();
     updateTitle();
   });
 
@@ -158,6 +174,7 @@ async function main() {
     if (state.table.status === 'open') await joinWith({ invite });
     else await rejoin({ invite });
   }
+  chatPanel();
   if (state.table.status === 'open') waitForPlayers(() => connect(socket));
   else connect(socket);
 }

@@ -1,5 +1,8 @@
 """Players, not guests (issue 11): accounts, sessions, ratings, challenges.
 
+Bot seats are renamed ``Bot 2`` (their level is a field of its own; they were
+``expert bot``), as the command line and the record name them.
+
 Revision ID: 0003
 Revises: 0002
 Create Date: 2026-12-01
@@ -17,6 +20,7 @@ depends_on = None
 
 
 def upgrade() -> None:
+    op.execute("UPDATE seats SET name = 'Bot ' || CAST(seat AS VARCHAR(4)) WHERE kind = 'bot'")
     op.create_table(
         "accounts",
         sa.Column("player_id", sa.String(64), primary_key=True),

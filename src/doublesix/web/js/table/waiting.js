@@ -1,5 +1,6 @@
 // Before the game: the waiting room (seats, bots for open seats, the invitation link),
 // taking a seat with a guest name, and the page for a table that does not exist.
+import { refusalKey } from '../account.js';
 import { get, keepSeat, me, post } from '../api.js';
 import { clear, toast } from '../common.js';
 import { playerName } from '../describe.js';
@@ -38,7 +39,9 @@ async function ensureGuest(container) {
         form.remove();
         resolve(guest);
       } catch (e) {
-        toast('err.server', { message: e.message }, 'error');
+        const key = refusalKey(e, 'guest');
+        if (key) toast(key, {}, 'error');
+        else toast('err.server', { message: e.message }, 'error');
       }
     });
     container.appendChild(form);

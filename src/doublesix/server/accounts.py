@@ -1,0 +1,259 @@
+"""Accounts and their sessions: Argon2 hashing and the SQL of ``accounts`` and ``sessions``.
+
+A password is hashed with Argon2 (``argon2.PasswordHasher``) in a worker
+thread, a few at a time (each takes tens of megabytes and a core for a
+while); a hash made with other parameters than today's is replaced at the
+next login. A password is never stored, logged or kept anywhere else.
+
+A session is a random secret in the browser's cookie; the database keeps
+only its SHA-256 (``sessions.id``), so a copy of the database logs nobody
+in. A guest who registers becomes the account: the account's player id is
+the guest's, which the guest's seats hold, and the guest's row goes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from doublesix.server import schema
+from doublesix.server.account_names import (
+    PASSWORD_MAX,
+    AccountError,
+    Refusal,
+    check_name,
+    check_password,
+    name_key,
+    wrong_login,
+)
+from doublesix.server.logins import LoginLimits, Logins
+from doublesix.server.store import Guest, SqlStore
+
+SESSION_DAYS = 30
+"""How long a session lasts after its login."""
+HASHING_AT_ONCE = 2
+"""Passwords hashed or checked at the same time (the others wait)."""
+
+
+def session_key(secret: str) -> str:
+    """What the database keeps of a session's secret: its SHA-256, in hex."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Login:
+    """A new session: the player, and the secret for the browser's cookie."""
+
+    player: Guest
+    secret: str
+
+
+class Accounts:
+    """The accounts and sessions of the store's database."""
+
+    def __init__(
+        self,
+        store: SqlStore,
+        *,
+        clock: Callable[[], float],
+        hasher: PasswordHasher | None = None,
+        logins: Logins | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.hasher = hasher or PasswordHasher()
+        self.logins = logins or Logins(LoginLimits())
+        self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
+        self._decoy: str | None = None
+        """A hash to check an unknown name's password against: the answer takes as long."""
+
+    # --- passwords -----------------------------------------------------------------
+
+    async def _hash(self, password: str) -> str:
+        async with self._hashing:
+            return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def _verify(self, hashed: str, password: str) -> bool:
+        def verify() -> bool:
+            try:
+                return self.hasher.verify(hashed, password)
+            except (VerificationError, InvalidHashError):  # a mismatch is one
+                return False
+
+        async with self._hashing:
+            return await asyncio.to_thread(verify)
+
+    async def _check(self, player_id: str | None, hashed: str | None, password: str) -> bool:
+        """Whether ``password`` is the account's; an unknown account (``hashed`` None)
+        costs a check as well. A hash of old parameters is replaced."""
+        if hashed is None or player_id is None:
+            if self._decoy is None:
+                self._decoy = await self._hash(secrets.token_hex(16))
+            await self._verify(self._decoy, password)
+            return False
+        if not await self._verify(hashed, password):
+            return False
+        if self.hasher.check_needs_rehash(hashed):
+            new = await self._hash(password)
+            a = schema.accounts
+            async with self.store.writing() as conn:
+                await conn.execute(
+                    a.update()
+                    .where(a.c.player_id == player_id, a.c.password == hashed)
+                    .values(password=new, updated_at=self.clock())
+                )
+        return True
+
+    # --- accounts ------------------------------------------------------------------
+
+    async def name_taken(self, name: str) -> bool:
+        """Whether an account holds ``name`` or a name people would take for it."""
+        return await self.by_name(name) is not None
+
+    async def by_name(self, name: str) -> Guest | None:
+        """The account of ``name`` (or of a name people would take for it)."""
+        a = schema.accounts
+        async with self.store.engine.connect() as conn:
+            row = (await conn.execute(sa.select(a).where(a.c.name_key == name_key(name)))).first()
+        return None if row is None else Guest(row.player_id, row.name, row.created_at, True)
+
+    async def names(self, player_ids: Collection[str]) -> dict[str, str]:
+        """The account name of each of ``player_ids`` that is an account's (guests and bots
+        are left out)."""
+        if not player_ids:
+            return {}
+        a = schema.accounts
+        async with self.store.engine.connect() as conn:
+            found = await conn.execute(
+                sa.select(a.c.player_id, a.c.name).where(a.c.player_id.in_(list(player_ids)))
+            )
+        return {row.player_id: row.name for row in found}
+
+    async def register(self, name: str, password: str, guest: Guest | None) -> Login:
+        """A new account, logged in. ``guest``: the guest who registers, whose id the
+        account takes (and with it the guest's games); the guest's row is deleted."""
+        if guest is not None and guest.account:
+            raise AccountError(Refusal.LOGGED_IN, "log out before registering another account")
+        check_name(name)
+        check_password(password, name)
+        hashed = await self._hash(password)
+        now = self.clock()
+        player_id = guest.id if guest is not None else secrets.token_urlsafe(24)
+        a = schema.accounts
+        try:
+            async with self.store.writing() as conn:
+                await conn.execute(
+                    a.insert().values(
+                        player_id=player_id,
+                        name=name,
+                        name_key=name_key(name),
+                        password=hashed,
+                        created_at=now,
+                        updated_at=now,
+                    )
+                )
+                if guest is not None:
+                    g = schema.guests
+                    await conn.execute(g.delete().where(g.c.id == guest.id))
+                login = await _new_session(conn, Guest(player_id, name, now, True), now)
+        except IntegrityError:
+            raise AccountError(Refusal.NAME_TAKEN, "that name is taken", "name") from None
+        return login
+
+    async def login(self, name: str, password: str, address: str) -> Login:
+        """A new session of the account ``name``. An unknown name and a wrong password get
+        the same refusal (``wrong_login``); ``rate_limited`` past the failed logins allowed
+        for the name or the client ``address``."""
+        self.logins.check(name, address)
+        try:
+            return await self._login(name, password)
+        except AccountError:
+            self.logins.failed(name, address)
+            raise
+
+    async def _login(self, name: str, password: str) -> Login:
+        a = schema.accounts
+        async with self.store.engine.connect() as conn:
+            row = (await conn.execute(sa.select(a).where(a.c.name_key == name_key(name)))).first()
+        if row is None or len(password) > PASSWORD_MAX:
+            await self._check(None, None, password)
+            raise wrong_login()
+        if not await self._check(row.player_id, row.password, password):
+            raise wrong_login()
+        now = self.clock()
+        async with self.store.writing() as conn:
+            s = schema.sessions
+            await conn.execute(
+                s.delete().where(s.c.player_id == row.player_id, s.c.expires_at <= now)
+            )
+            player = Guest(row.player_id, row.name, row.created_at, True)
+            return await _new_session(conn, player, now)
+
+    async def change_password(
+        self, player: Guest, old: str, new: str, *, keep: str | None, address: str
+    ) -> None:
+        """Replace the password of ``player``'s account and end its other sessions
+        (every one but the session of the secret ``keep``). A wrong ``old`` counts as a
+        failed login."""
+        self.logins.check(player.name, address)
+        a, s = schema.accounts, schema.sessions
+        async with self.store.engine.connect() as conn:
+            hashed = await conn.scalar(sa.select(a.c.password).where(a.c.player_id == player.id))
+        if hashed is None:
+            raise AccountError(Refusal.NO_ACCOUNT, "log in first")
+        if not await self._check(player.id, hashed, old):
+            self.logins.failed(player.name, address)
+            raise AccountError(Refusal.WRONG_PASSWORD, "that is not your password", "old")
+        check_password(new, player.name, "new")
+        new_hash = await self._hash(new)
+        async with self.store.writing() as conn:
+            await conn.execute(
+                a.update()
+                .where(a.c.player_id == player.id)
+                .values(password=new_hash, updated_at=self.clock())
+            )
+            ended = s.delete().where(s.c.player_id == player.id)
+            if keep is not None:
+                ended = ended.where(s.c.id != session_key(keep))
+            await conn.execute(ended)
+
+    # --- sessions ------------------------------------------------------------------
+
+    async def player(self, secret: str) -> Guest | None:
+        """The account whose unexpired session has the secret ``secret``."""
+        a, s = schema.accounts, schema.sessions
+        async with self.store.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(a.c.player_id, a.c.name, a.c.created_at)
+                    .join(s, s.c.player_id == a.c.player_id)
+                    .where(s.c.id == session_key(secret), s.c.expires_at > self.clock())
+                )
+            ).first()
+        return None if row is None else Guest(row.player_id, row.name, row.created_at, True)
+
+    async def logout(self, secret: str) -> None:
+        """End the session of ``secret`` (its row goes)."""
+        s = schema.sessions
+        async with self.store.writing() as conn:
+            await conn.execute(s.delete().where(s.c.id == session_key(secret)))
+
+
+async def _new_session(conn: AsyncConnection, player: Guest, now: float) -> Login:
+    secret = secrets.token_urlsafe(32)
+    expires = now + SESSION_DAYS * 24 * 3600
+    await conn.execute(
+        schema.sessions.insert().values(
+            id=session_key(secret), player_id=player.id, created_at=now, expires_at=expires
+        )
+    )
+    return Login(player, secret)

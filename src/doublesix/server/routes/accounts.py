@@ -1,0 +1,132 @@
+"""Accounts and sessions: register, log in and out, change the password.
+
+The session's secret travels in the ``ds_session`` cookie: HttpOnly,
+SameSite=Lax, and ``Secure`` when the request came over https. Refusals
+of ``accounts`` get their HTTP status here.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from doublesix.server.account_names import AccountError, Refusal
+from doublesix.server.accounts import SESSION_DAYS, Login
+from doublesix.server.deps import COOKIE, SESSION_COOKIE, MaybeGuest, ServerDep, client_address
+from doublesix.server.errors import CommandError
+from doublesix.server.store import Guest
+
+router = APIRouter(prefix="/api")
+
+STATUS = {
+    Refusal.NAME: 422,
+    Refusal.NAME_TAKEN: 409,
+    Refusal.WEAK_PASSWORD: 422,
+    Refusal.WRONG_PASSWORD: 401,
+    Refusal.RATE_LIMITED: 429,
+    Refusal.LOGGED_IN: 409,
+    Refusal.NO_ACCOUNT: 401,
+}
+"""The HTTP status of each refusal of ``accounts``."""
+
+LONGEST = 1024
+"""Characters a name or password field may hold at all (the rules' limits are lower and
+are answered with their own message)."""
+
+
+class AccountIn(BaseModel):
+    name: str = Field(max_length=LONGEST)
+    password: str = Field(max_length=LONGEST)
+
+
+class PasswordIn(BaseModel):
+    old: str = Field(max_length=LONGEST)
+    new: str = Field(max_length=LONGEST)
+
+
+def refused(e: AccountError) -> CommandError:
+    return CommandError(e.code.value, e.message, field=e.field, status=STATUS[e.code])
+
+
+def player_json(player: Guest | None) -> dict[str, object]:
+    """``{"player": {"name", "account"}}``, or ``{"player": null}`` for nobody."""
+    if player is None:
+        return {"player": None}
+    return {"player": {"name": player.name, "account": player.account}}
+
+
+def _logged_in(request: Request, login: Login, status: int) -> JSONResponse:
+    response = JSONResponse(player_json(login.player), status_code=status)
+    response.set_cookie(
+        SESSION_COOKIE,
+        login.secret,
+        max_age=SESSION_DAYS * 24 * 3600,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return response
+
+
+@router.post("/accounts", status_code=201)
+async def register(
+    body: AccountIn, request: Request, srv: ServerDep, who: MaybeGuest
+) -> JSONResponse:
+    """A new account, logged in; a guest who registers keeps the games played as the guest
+    (the account takes the guest's id) and the guest cookie is cleared."""
+    try:
+        login = await srv.accounts.register(body.name, body.password, who)
+    except AccountError as e:
+        raise refused(e) from None
+    response = _logged_in(request, login, 201)
+    if who is not None:
+        response.delete_cookie(COOKIE, httponly=True, samesite="lax")
+    return response
+
+
+@router.post("/session")
+async def log_in(body: AccountIn, request: Request, srv: ServerDep) -> JSONResponse:
+    old = request.cookies.get(SESSION_COOKIE)
+    try:
+        login = await srv.accounts.login(body.name, body.password, client_address(request))
+    except AccountError as e:
+        raise refused(e) from None
+    if old:
+        await srv.accounts.logout(old)
+    return _logged_in(request, login, 200)
+
+
+@router.delete("/session")
+async def log_out(request: Request, srv: ServerDep) -> JSONResponse:
+    """End this browser's session; it is who its guest cookie says again, if it has one."""
+    secret = request.cookies.get(SESSION_COOKIE)
+    if secret:
+        await srv.accounts.logout(secret)
+    guest_id = request.cookies.get(COOKIE)
+    guest = None if not guest_id else await srv.store.guest(guest_id)
+    response = JSONResponse(player_json(guest))
+    response.delete_cookie(
+        SESSION_COOKIE, httponly=True, samesite="lax", secure=request.url.scheme == "https"
+    )
+    return response
+
+
+@router.post("/account/password")
+async def change_password(
+    body: PasswordIn, request: Request, srv: ServerDep, who: MaybeGuest
+) -> JSONResponse:
+    """A new password; every other session of the account ends."""
+    if who is None or not who.account:
+        raise refused(AccountError(Refusal.NO_ACCOUNT, "log in to change your password"))
+    try:
+        await srv.accounts.change_password(
+            who,
+            body.old,
+            body.new,
+            keep=request.cookies.get(SESSION_COOKIE),
+            address=client_address(request),
+        )
+    except AccountError as e:
+        raise refused(e) from None
+    return JSONResponse(player_json(who))

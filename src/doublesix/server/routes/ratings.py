@@ -1,0 +1,103 @@
+"""Ratings: the leaderboard of a variant and a player's page, as JSON and as pages.
+
+``/leaderboard/{variant}`` and ``/player/{name}`` serve their page; for an
+unknown variant or player the page comes with 404 and says so itself (it
+reads the same API), so a browser shows a page, never raw JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+
+from doublesix.ratings import Family, family_named
+from doublesix.server import rating_store
+from doublesix.server.deps import Server, ServerDep, not_found
+from doublesix.server.errors import CommandError
+from doublesix.server.store import SqlStore
+
+router = APIRouter(prefix="/api")
+
+
+def sql_store(srv: Server) -> SqlStore:
+    if not isinstance(srv.store, SqlStore):
+        raise CommandError("no_ratings", "this server keeps no ratings", status=503)
+    return srv.store
+
+
+async def check_rated_seat(srv: Server, player_id: str) -> None:
+    """Refuse a guest a seat at a rated table (only games between accounts are rated)."""
+    if not await rating_store.is_account(sql_store(srv), player_id):
+        raise CommandError(
+            "rated",
+            "rated: a rated table is for accounts only; log in or register, or play unrated",
+            field="rated",
+            status=403,
+        )
+
+
+async def table_rated(srv: Server, table_id: str) -> bool:
+    host = srv.manager.hosts.get(table_id)
+    table = host.table if host is not None else await srv.store.table(table_id)
+    return table is not None and table.rated
+
+
+def _family(variant: str) -> Family:
+    family = family_named(variant)
+    if family is None:
+        choices = ", ".join(f.value for f in Family)
+        raise not_found(f"no variant {variant!r}; the rated variants are {choices}")
+    return family
+
+
+@router.get("/leaderboard/{variant}")
+async def leaderboard(variant: str, srv: ServerDep) -> dict[str, Any]:
+    family = _family(variant)
+    standings = await rating_store.leaderboard(sql_store(srv), family)
+    return {
+        "variant": family.value,
+        "variants": [f.value for f in Family],
+        "players": [s.to_json() for s in standings],
+        "bots": rating_store.bots_json(),
+    }
+
+
+@router.get("/players/{name}")
+async def player(name: str, srv: ServerDep) -> dict[str, Any]:
+    found = await rating_store.player_json(sql_store(srv), name)
+    if found is None:
+        raise not_found(f"no player {name!r}")
+    return found
+
+
+def pages(web: Path) -> APIRouter:
+    """The two pages, from the folder ``web``."""
+    pages = APIRouter(include_in_schema=False)
+
+    async def known_variant(variant: str, _: Server) -> bool:
+        return family_named(variant) is not None
+
+    async def known_player(name: str, srv: Server) -> bool:
+        return await rating_store.account_named(sql_store(srv), name) is not None
+
+    pages.add_api_route(
+        "/leaderboard/{key}", _page(web / "leaderboard.html", known_variant), methods=["GET"]
+    )
+    pages.add_api_route("/player/{key}", _page(web / "player.html", known_player), methods=["GET"])
+    return pages
+
+
+def _page(
+    path: Path, known: Callable[[str, Server], Awaitable[bool]]
+) -> Callable[[str, Server], Awaitable[FileResponse]]:
+    async def page(key: str, srv: ServerDep) -> FileResponse:
+        if not path.is_file():
+            raise not_found(f"the page {path.name} is not installed")
+        status = 200 if await known(key, srv) else 404
+        return FileResponse(path, media_type="text/html", status_code=status)
+
+    return page

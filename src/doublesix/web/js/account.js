@@ -1,0 +1,160 @@
+// Accounts in the lobby's identity box: register, log in, log out, change the password
+// (docs/protocol.md, "Accounts and sessions"). Errors are shown next to their field.
+import { api, ApiError, post } from './api.js';
+import { clear, toast } from './common.js';
+import { el, tx } from './i18n.js';
+
+const FORMS = {
+  login: {
+    title: 'account.login',
+    path: '/api/session',
+    submit: 'account.submit_login',
+    fields: [['name', 'account.name', 'text', 'username'], ['password', 'account.password', 'password', 'current-password']],
+  },
+  register: {
+    title: 'account.register',
+    path: '/api/accounts',
+    submit: 'account.submit_register',
+    fields: [['name', 'account.name', 'text', 'username'], ['password', 'account.password', 'password', 'new-password']],
+  },
+  password: {
+    title: 'account.change_password',
+    path: '/api/account/password',
+    submit: 'account.submit_password',
+    fields: [['old', 'account.old_password', 'password', 'current-password'], ['new', 'account.new_password', 'password', 'new-password']],
+  },
+};
+
+const HELP = { register: { name: 'account.name_help', password: 'account.password_help' }, password: { new: 'account.password_help' } };
+
+/** The translated message of a refusal (its `code`, else its field), or null. */
+export function refusalKey(e, form) {
+  if (!(e instanceof ApiError)) return null;
+  const code = e.body.code;
+  if (code === 'wrong_password' && e.field === 'old') return 'account.err.old_password';
+  if (form === 'guest' && code === 'name_taken') return 'account.err.guest_name_taken';
+  if (form === 'guest' && code === 'name') return 'account.err.guest_name';
+  if (['name', 'name_taken', 'weak_password', 'wrong_password', 'rate_limited', 'logged_in', 'no_account'].includes(code)) {
+    return `account.err.${code}`;
+  }
+  if (e.field === 'name') return 'account.err.name';
+  if (['password', 'new'].includes(e.field)) return 'account.err.weak_password';
+  return null;
+}
+
+function linkButton(key, id, onClick) {
+  const b = el('button', key, {}, 'link-button');
+  b.type = 'button';
+  b.id = id;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/**
+ * The account's buttons after the name: Log in and Register for a guest or a first visitor,
+ * Change password and Log out for an account. `open(mode)` shows a form; `changed(who)`
+ * is called with the player after logging out.
+ */
+export function accountLinks(box, who, open, changed) {
+  const links = document.createElement('span');
+  links.className = 'account-links';
+  if (who && who.account) {
+    links.appendChild(linkButton('account.change_password', 'account-password', () => open('password')));
+    links.appendChild(linkButton('account.logout', 'account-logout', async () => {
+      try {
+        const r = await api('DELETE', '/api/session');
+        toast('account.logged_out');
+        changed(r.player);
+      } catch (e) {
+        toast('err.server', { message: e.message }, 'error');
+      }
+    }));
+  } else {
+    links.appendChild(el('span', 'account.or', {}, 'label'));
+    links.appendChild(linkButton('account.login', 'account-login', () => open('login')));
+    links.appendChild(linkButton(who ? 'account.register_keep' : 'account.register', 'account-register', () => open('register')));
+  }
+  box.appendChild(links);
+}
+
+/** The form of `mode` in `box`; `done(player)` once it succeeded, `cancel()` to go back. */
+export function accountForm(box, mode, who, done, cancel) {
+  const spec = FORMS[mode];
+  const form = document.createElement('form');
+  form.id = `account-${mode}-form`;
+  form.className = 'account-form';
+  form.noValidate = true;
+  form.appendChild(el('strong', spec.title, {}, 'account-title'));
+  const inputs = {};
+  const errors = {};
+  for (const [name, label, type, autocomplete] of spec.fields) {
+    const wrap = document.createElement('div');
+    wrap.className = 'account-field';
+    wrap.dataset.field = name;
+    const id = `account-${mode}-${name}`;
+    const l = el('label', label, {}, 'label');
+    l.htmlFor = id;
+    const input = document.createElement('input');
+    input.id = id;
+    input.name = name;
+    input.type = type;
+    input.autocomplete = autocomplete;
+    input.maxLength = type === 'password' ? 256 : 24;
+    const error = document.createElement('small');
+    error.className = 'error field-error';
+    error.id = `${id}-error`;
+    error.setAttribute('aria-live', 'polite');
+    wrap.append(l, input, error);
+    const described = [error.id];
+    if (HELP[mode] && HELP[mode][name]) {
+      const help = el('small', HELP[mode][name], {}, 'account-help');
+      help.id = `${id}-help`;
+      described.push(help.id);
+      wrap.appendChild(help);
+    }
+    input.setAttribute('aria-describedby', described.join(' '));
+    form.appendChild(wrap);
+    inputs[name] = input;
+    errors[name] = error;
+  }
+  const general = document.createElement('p');
+  general.className = 'error form-error';
+  general.id = `account-${mode}-error`;
+  if (mode === 'register' && who && !who.account) form.appendChild(el('p', 'account.keeps_games', { name: who.name }, 'account-note'));
+  const buttons = document.createElement('div');
+  buttons.className = 'account-buttons';
+  const ok = el('button', spec.submit, {}, 'primary');
+  ok.type = 'submit';
+  const back = el('button', 'account.cancel', {}, 'link-button');
+  back.type = 'button';
+  back.addEventListener('click', cancel);
+  buttons.append(ok, back);
+  form.append(general, buttons);
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    for (const node of [general, ...Object.values(errors)]) clear(node);
+    for (const input of Object.values(inputs)) input.removeAttribute('aria-invalid');
+    const body = {};
+    for (const [name, input] of Object.entries(inputs)) body[name] = name === 'name' ? input.value.trim() : input.value;
+    ok.disabled = true;
+    try {
+      const r = await post(spec.path, body);
+      if (mode === 'password') toast('account.password_changed');
+      else toast('account.welcome', { name: r.player.name });
+      done(r.player);
+    } catch (e) {
+      const key = refusalKey(e, mode);
+      const slot = e instanceof ApiError && errors[e.field] ? errors[e.field] : general;
+      if (key) tx(slot, key);
+      else tx(slot, 'err.server', { message: e.message });
+      if (e instanceof ApiError && inputs[e.field]) {
+        inputs[e.field].setAttribute('aria-invalid', 'true');
+        inputs[e.field].focus();
+      }
+    } finally {
+      ok.disabled = false;
+    }
+  });
+  box.appendChild(form);
+  inputs[spec.fields[0][0]].focus();
+}

@@ -1,0 +1,156 @@
+// A player's page: the rating in each variant, its history drawn as SVG, the recent games.
+import { ApiError, get } from './api.js';
+import { clear, startPage, toast } from './common.js';
+import { currentLanguage, el, lit, tattr } from './i18n.js';
+import { VARIANTS, dataTable, pathKey, ratingText } from './ratings.js';
+
+const name = pathKey();
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+  return node;
+}
+
+/** The rating after each rated game of one variant, as a line (the first point: before it). */
+function chart(variant, points) {
+  const values = [points[0].before, ...points.map((p) => p.rating)];
+  const W = 600, H = 200, left = 48, right = 12, top = 12, bottom = 24;
+  let lo = Math.min(...values), hi = Math.max(...values);
+  if (hi - lo < 40) { lo -= 20; hi += 20; }
+  const x = (i) => left + (values.length === 1 ? 0 : (i * (W - left - right)) / (values.length - 1));
+  const y = (v) => top + ((hi - v) * (H - top - bottom)) / (hi - lo);
+  const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'rating-chart', role: 'img' });
+  root.dataset.variant = variant;
+  tattr(root, 'aria-label', 'rating.chart_label', { variant: { $t: `rating.variant.${variant}` } });
+  for (const v of [lo, (lo + hi) / 2, hi]) {
+    root.appendChild(svg('line', { x1: left, x2: W - right, y1: y(v), y2: y(v), class: 'grid' }));
+    const label = svg('text', { x: left - 6, y: y(v) + 4, class: 'axis' });
+    label.dataset.literal = '';
+    label.textContent = String(Math.round(v));
+    root.appendChild(label);
+  }
+  const line = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+  root.appendChild(svg('polyline', { points: line, class: 'line' }));
+  values.forEach((v, i) => {
+    const dot = svg('circle', { cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 3.5, class: i ? 'point' : 'start' });
+    root.appendChild(dot);
+  });
+  return root;
+}
+
+function date(at) {
+  return new Date(at * 1000).toLocaleDateString(currentLanguage());
+}
+
+function stat(key, value) {
+  const box = document.createElement('div');
+  box.className = 'stat';
+  box.appendChild(lit('strong', String(value)));
+  box.appendChild(el('span', key, {}, 'muted'));
+  return box;
+}
+
+function players(list) {
+  const span = document.createElement('span');
+  span.className = 'names';
+  for (const p of list) {
+    if (p.bot) span.appendChild(el('span', 'bot.name', { n: p.seat + 1, level: { $t: `bot.${p.bot}` } }));
+    else span.appendChild(lit('span', p.name || ''));
+  }
+  return span;
+}
+
+function change(game) {
+  if (!game.rated || game.rating_change === null) return el('span', 'rating.unrated', {}, 'muted');
+  const d = game.rating_change;
+  return lit('span', d > 0 ? `+${d}` : d < 0 ? `−${-d}` : '±0', d > 0 ? 'up' : d < 0 ? 'down' : '');
+}
+
+function render(root, page) {
+  clear(root);
+  root.appendChild(lit('h1', page.name, 'player-name'));
+  const counts = document.createElement('section');
+  counts.className = 'card stats';
+  counts.id = 'counts';
+  counts.appendChild(stat('rating.games', page.counts.games));
+  counts.appendChild(stat('rating.wins', page.counts.wins));
+  counts.appendChild(stat('rating.losses', page.counts.losses));
+  counts.appendChild(stat('rating.draws', page.counts.draws));
+  root.appendChild(counts);
+
+  const ratings = document.createElement('section');
+  ratings.className = 'card';
+  ratings.id = 'ratings';
+  ratings.appendChild(el('h2', 'rating.ratings'));
+  if (!page.ratings.length) ratings.appendChild(el('p', 'rating.no_ratings', {}, 'muted'));
+  else {
+    const link = (v) => {
+      const a = el('a', `rating.variant.${v}`);
+      a.href = `/leaderboard/${v}`;
+      return a;
+    };
+    ratings.appendChild(dataTable(
+      [['rating.variant.label'], ['rating.rating', true], ['rating.games', true], ['rating.record', true]],
+      page.ratings.map((r) => [
+        link(r.variant),
+        lit('span', ratingText(r), r.provisional ? 'provisional' : ''),
+        lit('span', String(r.games)),
+        lit('span', `${r.wins} / ${r.losses} / ${r.draws}`),
+      ])));
+    ratings.appendChild(el('p', 'rating.provisional_note', { count: 10 }, 'muted small-note'));
+  }
+  root.appendChild(ratings);
+
+  const history = document.createElement('section');
+  history.className = 'card';
+  history.id = 'history';
+  history.appendChild(el('h2', 'rating.history'));
+  const drawn = VARIANTS.filter((v) => (page.history[v] || []).length);
+  if (!drawn.length) history.appendChild(el('p', 'rating.no_ratings', {}, 'muted'));
+  for (const v of drawn) {
+    const figure = document.createElement('figure');
+    figure.className = 'rating-figure';
+    figure.appendChild(el('figcaption', `rating.variant.${v}`));
+    figure.appendChild(chart(v, page.history[v]));
+    history.appendChild(figure);
+  }
+  root.appendChild(history);
+
+  const games = document.createElement('section');
+  games.className = 'card';
+  games.id = 'games';
+  games.appendChild(el('h2', 'rating.recent'));
+  if (!page.games.length) games.appendChild(el('p', 'rating.no_games', {}, 'muted'));
+  else {
+    games.appendChild(dataTable(
+      [['rating.when'], ['rating.game'], ['rating.players'], ['rating.result'], ['rating.change', true]],
+      page.games.map((g) => {
+        const open = el('a', `preset.${g.preset}`);
+        open.href = `/game/${encodeURIComponent(g.table)}`;
+        return [lit('span', date(g.at)), open, players(g.players),
+          el('span', `rating.outcome.${g.outcome}`, {}, `outcome ${g.outcome}`), change(g)];
+      }), 'games-list'));
+  }
+  root.appendChild(games);
+}
+
+async function main() {
+  await startPage('rating.player_title');
+  const root = document.getElementById('player');
+  let page;
+  try {
+    page = await get(`/api/players/${encodeURIComponent(name)}`);
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 404) throw e;
+    clear(root);
+    const card = el('section', null, null, 'card not-found');
+    card.appendChild(el('p', 'rating.no_player', { name }));
+    root.appendChild(card);
+    return;
+  }
+  render(root, page);
+}
+
+main().catch((e) => toast('err.server', { message: String(e.message || e) }, 'error'));

@@ -1,0 +1,80 @@
+"""Issue 11: accounts in the lobby — register, log out, log in, a wrong password, a new password.
+
+A first visit leaves the console clean (``GET /api/me`` answers 200 for nobody);
+refusals are shown, translated, next to their field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+NAME = "Ines_acc"
+PASSWORD = "tiles and pips"
+
+
+def submit(page: Any, form: str, **fields: str) -> None:
+    for field, value in fields.items():
+        page.fill(f"#account-{form}-{field}", value)
+    page.click(f"#account-{form}-form button[type=submit]")
+
+
+def logged_in_as(page: Any, name: str) -> None:
+    page.wait_for_selector("#identity .my-name")
+    assert page.locator("#identity .my-name").inner_text() == name
+    assert page.locator("#identity").inner_text().startswith("Logged in as")
+
+
+def test_register_log_out_log_in(new_context: Any) -> None:
+    context = new_context()
+    page = context.new_page()
+    console: list[str] = []
+    page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+    page.goto("/")
+    page.wait_for_selector("#guest-name")
+    page.wait_for_selector("#tables .table-list")
+    assert [m for m in console if m.startswith(("error", "warning"))] == []
+
+    page.click("#account-register")
+    submit(page, "register", name=NAME, password="short")
+    error = page.locator("#account-register-password-error")
+    error.wait_for()
+    assert "at least 8 characters" in error.inner_text()
+    submit(page, "register", name="B0t-7", password=PASSWORD)
+    page.wait_for_function(
+        "() => document.querySelector('#account-register-name-error').textContent.includes('bot')"
+    )
+    submit(page, "register", name=NAME, password=PASSWORD)
+    logged_in_as(page, NAME)
+    page.reload()
+    logged_in_as(page, NAME)  # the session cookie lasts
+
+    page.click("#account-logout")
+    page.wait_for_selector("#guest-name")
+    assert page.request.get("/api/me").json() == {"player": None}
+
+    page.click("#account-login")
+    submit(page, "login", name=NAME.lower(), password="not my password")
+    error = page.locator("#account-login-password-error")
+    error.wait_for()
+    assert error.inner_text() == "Wrong name or password."
+    submit(page, "login", name=NAME.lower(), password=PASSWORD)
+    logged_in_as(page, NAME)
+
+    page.click("#account-password")
+    submit(page, "password", old="wrong one!", new="a new password")
+    page.locator("#account-password-old-error").wait_for()
+    assert "not your current password" in page.locator("#account-password-old-error").inner_text()
+    submit(page, "password", old=PASSWORD, new="a new password")
+    logged_in_as(page, NAME)
+    assert page.request.get("/api/me").json() == {"player": {"name": NAME, "account": True}}
+
+
+def test_the_forms_speak_german(new_context: Any) -> None:
+    context = new_context(locale="de-DE")
+    page = context.new_page()
+    page.goto("/")
+    page.click("#account-login")
+    submit(page, "login", name="Niemand_acc", password="irgendwas")
+    error = page.locator("#account-login-password-error")
+    error.wait_for()
+    assert error.inner_text() == "Name oder Passwort falsch."

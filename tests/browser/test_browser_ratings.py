@@ -1,0 +1,178 @@
+"""Issue 11, item 5: the leaderboard and a player page in the browser, after rated games.
+
+A server of its own (its database gets accounts written here: registration is
+another part's) where two accounts play rated one-round Draw games against
+a bot over the socket; then the pages must show the rows, the chart and the
+games, in the reader's language, on a desktop and on a phone.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from .browser_helpers import Requests
+from .conftest import _free_port, _wait_for
+from .test_browser_languages import check_page
+
+GAMES = {"Anna": 3, "Boris": 2}
+
+
+def _play(http: httpx.Client, port: int) -> None:
+    """A rated one-round Draw game against greedy, to its end (seat 0: its first move)."""
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+    body = {"preset": "draw", "seats": seats, "rated": True, "options": {"target": "round"}}
+    answer = http.post("/api/tables", json=body)
+    assert answer.status_code == 200, answer.text
+    table = answer.json()
+    with connect(f"ws://127.0.0.1:{port}/ws/table/{table['id']}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": table["token"], "since": None}))
+        while True:
+            msg = json.loads(ws.recv(timeout=30))
+            if msg["type"] not in ("snapshot", "update"):
+                continue
+            view = msg["view"]
+            if view["status"] == "finished":
+                return
+            if view["status"] == "playing" and view["turn"] == 0 and view["legal"]:
+                move = view["legal"][0]
+                frame = {"type": "play", "tile": move["tile"], "end": move["end"]}
+                ws.send(json.dumps(frame | {"version": msg["version"]}))
+
+
+@pytest.fixture(scope="module")
+def rated_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("ratings")
+    db, port = folder / "ratings.sqlite3", _free_port()
+    base = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-c", "from doublesix.cli import main; main()", "serve"]
+    command += ["--port", str(port), "--db", str(db), "--bot-delay", "0", "--no-limits"]
+    command += ["--think-workers", "1", "--log-level", "warning"]
+    log = (folder / "server.log").open("wb")
+    server = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        _wait_for(f"{base}/api/bots", server)
+        for name, games in GAMES.items():
+            http = httpx.Client(base_url=base)
+            me = http.post("/api/guest", json={"name": name}).json()["id"]
+            with sqlite3.connect(db) as conn:
+                conn.execute(
+                    "INSERT INTO accounts VALUES (?, ?, ?, 'not-a-hash', 1.0, 1.0)",
+                    (me, name, name.casefold()),
+                )
+            for _ in range(games):
+                _play(http, port)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture
+def context(browser: Any, rated_site: str) -> Iterator[Any]:
+    made = browser.new_context(
+        base_url=rated_site,
+        viewport={"width": 1280, "height": 800},
+        locale="en-US",
+        bypass_csp=True,  # Playwright's waits evaluate strings (test_browser_csp enforces it)
+    )
+    requests = Requests()
+    requests.watch(made)
+    errors: list[str] = []
+    made.on("page", lambda page: page.on("pageerror", lambda e: errors.append(str(e))))
+    yield made
+    made.close()
+    assert requests.outside(rated_site) == [], "a page loaded something from outside"
+    assert errors == [], errors
+
+
+def _rated(base: str, name: str) -> int:
+    # the host rates a game right after its end: wait for the last one
+    for _ in range(200):
+        page = httpx.get(f"{base}/api/players/{name}").json()
+        if page["ratings"] and page["ratings"][0]["games"] == GAMES[name]:
+            return int(page["ratings"][0]["rating"])
+        time.sleep(0.05)
+    raise AssertionError(f"{name}'s games were not rated")
+
+
+def test_leaderboard_and_player_page(context: Any, rated_site: str, screenshots: Path) -> None:
+    ratings = {name: _rated(rated_site, name) for name in GAMES}
+    page = context.new_page()
+    page.goto("/")
+    page.click("header.top a[href='/leaderboard/draw']")  # the link in every page's header
+    page.wait_for_selector("#standings table.standings tbody tr")
+    rows = page.locator("#standings tbody tr")
+    assert rows.count() == 2
+    first = rows.nth(0).locator("td")
+    best = max(ratings, key=lambda n: ratings[n])
+    assert first.nth(1).inner_text() == best
+    assert first.nth(2).inner_text() == f"{ratings[best]}?"  # provisional
+    assert page.locator("#bot-ratings li[data-bot='expert']").inner_text() == "expert ≈ 1812"
+    assert page.locator(".variant-tabs a[aria-current='page']").inner_text() == "Draw game"
+    page.screenshot(path=str(screenshots / "leaderboard.png"), full_page=True)
+    check_page(page, "en")
+
+    page.click("#standings tbody tr >> nth=0 >> a")
+    page.wait_for_url(f"**/player/{best}")
+    page.wait_for_selector("svg.rating-chart polyline")
+    assert page.locator("h1.player-name").inner_text() == best
+    chart = page.locator("svg.rating-chart[data-variant='draw']")
+    assert chart.locator("circle.point").count() == GAMES[best]
+    assert chart.locator("circle.start").count() == 1
+    assert page.locator("#games tbody tr").count() == GAMES[best]
+    assert page.locator("#ratings tbody tr td").nth(1).inner_text() == f"{ratings[best]}?"
+    games = page.locator("#games tbody tr td a[href^='/game/']")
+    assert games.count() == GAMES[best]
+    page.screenshot(path=str(screenshots / "player.png"), full_page=True)
+    check_page(page, "en")
+    page.click(".lang-switch button[data-lang='de']")
+    assert "Letzte Partien" in check_page(page, "de")
+
+    games.nth(0).click()  # the game's own page
+    page.wait_for_url("**/game/**")
+    page.wait_for_selector(".move-list .move-round")
+
+
+def test_unknown_variant_and_player_get_a_page(context: Any) -> None:
+    page = context.new_page()
+    response = page.goto("/leaderboard/chess")
+    assert response is not None and response.status == 404
+    page.wait_for_selector(".not-found p")
+    assert page.locator(".not-found p").inner_text() == "There is no rated variant “chess”."
+    assert page.locator(".not-found .variant-tabs a").count() == 6
+    response = page.goto("/player/nobody")
+    assert response is not None and response.status == 404
+    page.wait_for_selector(".not-found p")
+    assert page.locator(".not-found p").inner_text() == "There is no player named “nobody”."
+
+
+def test_the_pages_fit_a_phone(browser: Any, rated_site: str) -> None:
+    _rated(rated_site, "Anna")
+    phone = browser.new_context(
+        base_url=rated_site, viewport={"width": 390, "height": 844}, locale="fr-FR", bypass_csp=True
+    )
+    try:
+        page = phone.new_page()
+        for path, ready in [
+            ("/leaderboard/draw", "#standings tbody tr"),
+            ("/player/Anna", "svg.rating-chart"),
+        ]:
+            page.goto(path)
+            page.wait_for_selector(ready)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, (path, width)  # nothing wider than the phone
+            check_page(page, "fr")
+    finally:
+        phone.close()
