@@ -47,6 +47,9 @@ def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any, screens
     anna.wait_for_selector("#challenge-dialog[open]")
     anna.select_option("#challenge-preset", "draw")
     anna.select_option("#challenge-target", "round")
+    anna.fill("#challenge-hand-size", "5")  # VOG: target, tiles in hand, scoring
+    anna.dispatch_event("#challenge-hand-size", "change")
+    anna.select_option("#challenge-scoring", "winner_takes_all")
     anna.click("#challenge-send")
     anna.wait_for_selector(".challenge-toast.outgoing")
 
@@ -67,3 +70,12 @@ def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any, screens
             "(id) => JSON.parse(localStorage.getItem('ds_token_' + id))", anna.url.split("/")[-1]
         )
         assert held["seat"] == seat, held
+    ruleset = anna.evaluate(
+        "async (id) => (await (await fetch('/api/tables/' + id)).json()).ruleset",
+        anna.url.split("/")[-1],
+    )
+    assert (ruleset["hand_size"], ruleset["scoring"], ruleset["target"]) == (
+        5,
+        "winner_takes_all",
+        "round",
+    )

@@ -6,6 +6,8 @@ import { el, lit, t, tx } from './i18n.js';
 
 const TARGETS = ['50', '100', '150', 'round'];
 const TIMERS = [0, 15, 30, 60, 120];
+const SCORINGS = ['winner_takes', 'winner_takes_all', 'goat', 'kozel'];
+const OPENERS = ['highest_double', 'kozel', 'lowest_double', 'highest_tile', 'draw_for_lead'];
 const shown = new Map(); // challenge id -> {node, challenge, received, timer}
 let ctx = null;
 let savedTitle = null;
@@ -56,7 +58,9 @@ function options(values, current, keyOf) {
 export function openChallengeDialog(name) {
   const presets = ctx.presets();
   const you = ctx.you();
-  const form = { preset: presets.draw ? 'draw' : Object.keys(presets)[0], players: 2, target: '100', timer: 0, rated: false, hints: false, also: [] };
+  const form = { preset: presets.draw ? 'draw' : Object.keys(presets)[0], players: 2, target: '100', timer: 0, rated: false, hints: false, also: [], rules: null };
+  // VOG's choices when challenging: the target, the tiles in hand, the scoring (and the opener).
+  const defaults = () => presets[form.preset].defaults[form.players] || {};
   const dialog = document.createElement('dialog');
   dialog.className = 'challenge-dialog card';
   dialog.id = 'challenge-dialog';
@@ -76,6 +80,7 @@ export function openChallengeDialog(name) {
     preset.id = 'challenge-preset';
     preset.addEventListener('change', () => {
       form.preset = preset.value;
+      form.rules = null;
       render();
     });
     f.appendChild(control('lobby.challenge.preset', preset));
@@ -84,6 +89,7 @@ export function openChallengeDialog(name) {
     players.addEventListener('change', () => {
       form.players = Number(players.value);
       form.also = form.also.slice(0, form.players - 2);
+      form.rules = null;
       render();
     });
     f.appendChild(control('lobby.challenge.players', players));
@@ -116,6 +122,32 @@ export function openChallengeDialog(name) {
       form.target = target.value;
     });
     f.appendChild(control('lobby.challenge.target', target));
+    if (!form.rules) {
+      const d = defaults();
+      form.rules = { hand_size: d.hand_size, scoring: d.scoring, opener: d.opener };
+    }
+    const hand = document.createElement('input');
+    hand.type = 'number';
+    hand.id = 'challenge-hand-size';
+    hand.min = '2';
+    hand.max = '14';
+    hand.value = String(form.rules.hand_size ?? 7);
+    hand.addEventListener('change', () => {
+      form.rules.hand_size = Number(hand.value);
+    });
+    f.appendChild(control('lobby.challenge.hand_size', hand));
+    const scoring = options(SCORINGS, form.rules.scoring, (v) => `scoring.${v}`);
+    scoring.id = 'challenge-scoring';
+    scoring.addEventListener('change', () => {
+      form.rules.scoring = scoring.value;
+    });
+    f.appendChild(control('lobby.challenge.scoring', scoring));
+    const opener = options(OPENERS, form.rules.opener, (v) => `opener.${v}`);
+    opener.id = 'challenge-opener';
+    opener.addEventListener('change', () => {
+      form.rules.opener = opener.value;
+    });
+    f.appendChild(control('lobby.challenge.opener', opener));
     const timer = options(TIMERS, form.timer, (v) => `timer.${v}`);
     timer.id = 'challenge-timer';
     timer.addEventListener('change', () => {
@@ -160,7 +192,7 @@ export function openChallengeDialog(name) {
         to: [name, ...form.also],
         preset: form.preset,
         players: form.players,
-        options: { target: form.target === 'round' ? 'round' : Number(form.target) },
+        options: { ...form.rules, target: form.target === 'round' ? 'round' : Number(form.target) },
         timer: form.timer || null,
         hints: form.hints,
         rated: form.rated,
