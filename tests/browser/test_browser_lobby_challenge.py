@@ -43,6 +43,9 @@ def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any, screens
     anna.locator("#lobby-chat-lines .chat-line", has_text="Good game").wait_for()
 
     anna.screenshot(path=str(screenshots / "lobby-online.png"))
+    hidden = "(h) => { Object.defineProperty(document, 'hidden', {value: h, configurable: true});"
+    hidden += " document.dispatchEvent(new Event('visibilitychange')); }"
+    ben.evaluate(hidden, True)  # Ben's tab is in the background
     anna.click(f'#online .online-row[data-player="{b_name}"] .challenge-button')
     anna.wait_for_selector("#challenge-dialog[open]")
     anna.select_option("#challenge-preset", "draw")
@@ -55,6 +58,9 @@ def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any, screens
 
     toast = ben.locator(".challenge-toast.incoming")
     toast.wait_for()
+    assert ben.title() == f"⚔ Challenge from {a_name}"
+    ben.evaluate(hidden, False)
+    assert ben.title() != f"⚔ Challenge from {a_name}" and "doublesix" in ben.title()
     assert a_name in toast.inner_text() and "Draw" in toast.inner_text()
     assert toast.locator(".countdown").inner_text().endswith("s")
     ben.screenshot(path=str(screenshots / "challenge-phone.png"))
