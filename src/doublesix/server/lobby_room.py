@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Protocol
@@ -132,12 +133,12 @@ class Lobby:
             yield
             return
         self.presence.here.add(OnlinePlayer(player.id, player.name, player.account), table)
-        await self._changed()
+        await self._changed(player.id)
         try:
             yield
         finally:
             last = self.presence.here.remove(player.id, table)
-            await self._changed()
+            await self._changed(player.id)
             if last and not self._closed:
                 task = asyncio.create_task(self._left(player.id))
                 self._leaving.add(task)
@@ -148,22 +149,26 @@ class Lobby:
         online = await self.presence.online()
         return sorted((p.public() for p in online.values()), key=lambda p: p["name"].casefold())
 
-    async def _changed(self) -> None:
+    async def _changed(self, player_id: str) -> None:
         if self._closed:
             return
         try:
-            await self.presence.publish()
+            await self.presence.publish(player_id)
         except Exception:
             log.warning("lobby: could not tell the site who is online here", exc_info=True)
         self.bus.publish({"k": "online"})
 
     async def _watch_online(self) -> None:
+        renewed = time.monotonic()
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._dirty.wait(), RENEW_SECONDS)
-            if not self._dirty.is_set():
-                with contextlib.suppress(Exception):
-                    await self.presence.publish()  # renewed before it expires
+            if time.monotonic() - renewed >= RENEW_SECONDS:
+                renewed = time.monotonic()
+                try:
+                    await self.presence.publish()  # everyone again, before it expires
+                except Exception:
+                    log.warning("lobby: could not renew who is online here", exc_info=True)
             await asyncio.sleep(SETTLE_SECONDS)
             self._dirty.clear()
             try:

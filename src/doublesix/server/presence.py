@@ -92,6 +92,10 @@ class Here:
     def players(self) -> list[OnlinePlayer]:
         return [c.player for c in self._players.values()]
 
+    def get(self, player_id: str) -> OnlinePlayer | None:
+        count = self._players.get(player_id)
+        return None if count is None else count.player
+
     def has(self, player_id: str) -> bool:
         return player_id in self._players
 
@@ -99,8 +103,8 @@ class Here:
 class Presence(Protocol):
     here: Here
 
-    async def publish(self) -> None:
-        """Tell the site what ``here`` holds now."""
+    async def publish(self, player_id: str | None = None) -> None:
+        """Tell the site what ``here`` holds now: of ``player_id`` only, or of everyone."""
         ...
 
     async def online(self) -> dict[str, OnlinePlayer]:
@@ -116,7 +120,7 @@ class LocalPresence:
     def __init__(self) -> None:
         self.here = Here()
 
-    async def publish(self) -> None:
+    async def publish(self, player_id: str | None = None) -> None:
         return None
 
     async def online(self) -> dict[str, OnlinePlayer]:
@@ -135,13 +139,22 @@ class RedisPresence:
         self.redis = redis
         self.key = PREFIX + process
 
-    async def publish(self) -> None:
-        players = self.here.players()
+    async def publish(self, player_id: str | None = None) -> None:
+        expiry = int(ONLINE_SECONDS * 1000)
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.delete(self.key)
-            if players:
-                pipe.hset(self.key, mapping={p.id: orjson.dumps(p.wire()) for p in players})
-                pipe.pexpire(self.key, int(ONLINE_SECONDS * 1000))
+            if player_id is not None:  # one player changed: their entry only
+                player = self.here.get(player_id)
+                if player is None:
+                    pipe.hdel(self.key, player_id)
+                else:
+                    pipe.hset(self.key, player_id, orjson.dumps(player.wire()))
+                pipe.pexpire(self.key, expiry)
+            else:  # everyone again (and renewed)
+                players = self.here.players()
+                pipe.delete(self.key)
+                if players:
+                    pipe.hset(self.key, mapping={p.id: orjson.dumps(p.wire()) for p in players})
+                    pipe.pexpire(self.key, expiry)
             await pipe.execute()
 
     async def online(self) -> dict[str, OnlinePlayer]:
