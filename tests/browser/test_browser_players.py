@@ -1,0 +1,78 @@
+"""Issue 11's proof end to end: two accounts register in two browsers, see each other online,
+one challenges the other to a rated 2-player Draw, the other accepts; they chat at the table
+(an HTML payload shows as text), play to the end and press "Play again"; both player pages and
+the leaderboard show their ratings changed."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+from .test_browser_two_players import take_turn
+
+PASSWORD = "double six tiles"
+
+
+def register(page: Any, name: str) -> None:
+    page.goto("/")
+    page.click("#account-register")
+    page.fill("#account-register-name", name)
+    page.fill("#account-register-password", PASSWORD)
+    page.click("#account-register-form button[type=submit]")
+    page.wait_for_selector("#identity .my-name")
+
+
+def test_two_accounts_challenge_chat_play_and_play_again(new_context: Any) -> None:
+    tag = secrets.token_hex(2)
+    a_name, b_name = f"Ann_{tag}", f"Bo_{tag}"
+    anna, ben = new_context().new_page(), new_context().new_page()
+    register(anna, a_name)
+    register(ben, b_name)
+    row = anna.locator(f'#online .online-row[data-player="{b_name}"]')
+    row.locator(".status.free").wait_for()
+    assert row.locator(".badge").inner_text() == "registered"
+
+    row.locator(".challenge-button").click()
+    anna.select_option("#challenge-preset", "draw")
+    anna.select_option("#challenge-target", "round")
+    anna.check("#challenge-rated")
+    anna.click("#challenge-send")
+    toast = ben.locator(".challenge-toast.incoming")
+    toast.wait_for()
+    assert "rated" in toast.inner_text()
+    toast.locator("button.accept").click()
+    for page in (anna, ben):
+        page.wait_for_url("**/table/**")
+        page.wait_for_selector("#hand .hand-tile", timeout=20000)
+    table_id = anna.url.rstrip("/").split("/")[-1]
+
+    payload = "<img src=x onerror=alert(1)><b>gl</b>"
+    anna.fill("#chat-input", payload)
+    anna.click("#chat-send")
+    line = ben.locator("#chat-list .chat-line", has_text="<b>gl</b>")
+    line.wait_for()
+    assert ben.locator("#chat-list img").count() == 0 and ben.locator("#chat-list b").count() == 0
+
+    deadline = time.monotonic() + 240
+    while not (anna.locator("#game-end").count() and ben.locator("#game-end").count()):
+        assert time.monotonic() < deadline, "the game did not end"
+        if not (take_turn(anna) or take_turn(ben)):
+            anna.wait_for_timeout(50)
+    for page in (anna, ben):
+        page.click("#rematch")
+    for page in (anna, ben):
+        page.wait_for_url(lambda url: table_id not in url, timeout=20000)
+        page.wait_for_selector("#hand .hand-tile", timeout=20000)
+    assert anna.url == ben.url
+
+    for name in (a_name, b_name):
+        anna.goto(f"/player/{name}")
+        anna.wait_for_selector("#games tbody tr")
+        assert anna.locator("#games tbody tr").count() == 1
+        assert anna.locator("#ratings tbody tr").count() == 1
+        anna.wait_for_selector("svg.rating-chart[data-variant='draw'] circle.point")
+    anna.goto("/leaderboard/draw")
+    anna.wait_for_selector("#standings tbody tr")
+    standings = anna.locator("#standings tbody").inner_text()
+    assert a_name in standings and b_name in standings
