@@ -132,6 +132,19 @@ def test_players_online_come_and_go(lobby: TestClient) -> None:
         assert as_player(lobby, None).get("/api/online").json()["players"][0]["name"] == "Anna"
 
 
+def test_an_account_online_shows_its_rating_in_every_variant(lobby: TestClient) -> None:
+    anna = register(lobby, name(lobby, "Anna"), "Anna")
+    ben = name(lobby, "Ben")
+    with ExitStack() as stack:
+        a = Lobby(lobby, stack, anna)
+        Lobby(lobby, stack, ben)
+        online = {p["name"]: p for p in a.until_online({"Anna", "Ben"})}
+    assert "ratings" not in online["Ben"]  # a guest plays unrated
+    ratings = online["Anna"]["ratings"]
+    assert set(ratings) == {"draw", "block", "kozel", "vog-talon", "vog-block", "vog-goat"}
+    assert ratings["kozel"] == {"rating": 1500, "provisional": True, "games": 0}
+
+
 def test_a_seated_player_is_online_at_the_table(lobby: TestClient) -> None:
     anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
     as_player(lobby, anna)

@@ -248,14 +248,15 @@ def test_shown_ratings_for_the_lobby(client: TestClient) -> None:
     newcomer = account(client, "Chloe")
     visitor = guest(client, "Gast")["id"]
     store = store_of(client)
-    shown = run(client, shown_ratings, store, [*ids, newcomer, visitor], Family.DRAW)
+    shown = run(client, shown_ratings, store, [*ids, newcomer, visitor])
     assert set(shown) == {*ids, newcomer}  # guests have no rating
-    assert shown[newcomer].rating == 1500 and shown[newcomer].provisional
-    assert shown[newcomer].text == "1500?"
+    assert all(set(every) == set(Family) for every in shown.values())
+    assert shown[newcomer][Family.DRAW].rating == 1500 and shown[newcomer][Family.DRAW].provisional
+    assert shown[newcomer][Family.DRAW].text == "1500?"
     page = client.get("/api/players/Anna").json()
-    assert shown[ids[0]].rating == page["ratings"][0]["rating"]
-    kozel = run(client, shown_ratings, store, ids, Family.KOZEL)
-    assert {s.rating for s in kozel.values()} == {1500}
+    assert shown[ids[0]][Family.DRAW].rating == page["ratings"][0]["rating"] != 1500
+    assert shown[ids[0]][Family.DRAW].games == 1
+    assert {shown[i][Family.KOZEL].rating for i in ids} == {1500}
 
 
 @pytest.fixture

@@ -51,6 +51,7 @@ from doublesix.server.presence import (
     Presence,
     RedisPresence,
 )
+from doublesix.server.rating_store import shown_ratings
 from doublesix.server.relay import Relay
 from doublesix.server.requests import Describe
 from doublesix.server.settings import Settings
@@ -145,9 +146,17 @@ class Lobby:
                 task.add_done_callback(self._leaving.discard)
 
     async def players(self) -> list[JSON]:
-        """Everyone online on the site, as the lobby shows them, by name."""
+        """Everyone online on the site, as the lobby shows them, by name; an account with its
+        rating in every variant (the lobby shows the one of the variant it shows)."""
         online = await self.presence.online()
-        return sorted((p.public() for p in online.values()), key=lambda p: p["name"].casefold())
+        ratings = await shown_ratings(self.book.store, [p.id for p in online.values() if p.account])
+        shown = []
+        for player in online.values():
+            public = player.public()
+            if player.id in ratings:
+                public["ratings"] = {f.value: r.to_json() for f, r in ratings[player.id].items()}
+            shown.append(public)
+        return sorted(shown, key=lambda p: p["name"].casefold())
 
     async def _changed(self, player_id: str) -> None:
         if self._closed:

@@ -229,29 +229,28 @@ def _skill(row: Any) -> Skill:
 
 
 async def shown_ratings(
-    store: SqlStore, player_ids: Iterable[str], variant: Family
-) -> dict[str, ShownRating]:
-    """The rating in ``variant`` of each account among ``player_ids`` (the lobby's "who is
-    online"): a new account shows the starting rating, provisional; guests are left out."""
+    store: SqlStore, player_ids: Iterable[str]
+) -> dict[str, dict[Family, ShownRating]]:
+    """The rating in every variant of each account among ``player_ids`` (the lobby's "who is
+    online"): where an account has no games, the starting rating, provisional; guests are
+    left out."""
     ids = sorted(set(player_ids))
     if not ids:
         return {}
     a, r = schema.accounts, schema.ratings
     query = (
-        sa.select(a.c.player_id, r.c.mu, r.c.sigma, r.c.games)
-        .select_from(
-            a.outerjoin(r, sa.and_(r.c.player_id == a.c.player_id, r.c.variant == variant.value))
-        )
+        sa.select(a.c.player_id, r.c.variant, r.c.mu, r.c.sigma, r.c.games)
+        .select_from(a.outerjoin(r, r.c.player_id == a.c.player_id))
         .where(a.c.player_id.in_(ids))
     )
     async with store.engine.connect() as conn:
         rows = (await conn.execute(query)).all()
-    return {
-        row.player_id: shown(Skill(row.mu, row.sigma), row.games)
-        if row.mu is not None
-        else shown(Skill(), 0)
-        for row in rows
-    }
+    found: dict[str, dict[Family, ShownRating]] = {}
+    for row in rows:
+        mine = found.setdefault(row.player_id, {f: shown(Skill(), 0) for f in Family})
+        if row.variant is not None:  # None: an account without a rating yet
+            mine[Family(row.variant)] = shown(Skill(row.mu, row.sigma), row.games)
+    return found
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,50 @@
 import { clear } from './common.js';
 import { el, lit, tattr } from './i18n.js';
 
+const VARIANT = 'ds_online_variant';
+
+/** The variant whose ratings the list shows: the one chosen last in this browser, if offered. */
+function shownVariant(variants) {
+  let saved = null;
+  try {
+    saved = localStorage.getItem(VARIANT);
+  } catch {
+    // storage refused (private mode): the first variant
+  }
+  return variants.includes(saved) ? saved : variants[0];
+}
+
+/** A choice of the variant whose ratings the list shows (the accounts' ratings name them). */
+function variantChoice(variants, chosen, redraw) {
+  const label = el('label', 'lobby.online.variant', {}, 'online-variant');
+  const select = document.createElement('select');
+  select.id = 'online-variant';
+  for (const v of variants) {
+    const o = el('option', `rating.variant.${v}`);
+    o.value = v;
+    o.selected = v === chosen;
+    select.appendChild(o);
+  }
+  select.addEventListener('change', () => {
+    try {
+      localStorage.setItem(VARIANT, select.value);
+    } catch {
+      // not kept: the choice holds for this page
+    }
+    redraw();
+  });
+  label.appendChild(select);
+  return label;
+}
+
 /** Draw the list in `box`; `you`: who we are ({name, account}) or null; `onChallenge(name)`. */
 export function renderOnline(box, players, you, onChallenge) {
   clear(box);
   box.appendChild(el('h2', 'lobby.online.title'));
+  const rated = players.find((p) => p.ratings);
+  const variants = rated ? Object.keys(rated.ratings) : [];
+  const variant = variants.length ? shownVariant(variants) : null;
+  if (variant) box.appendChild(variantChoice(variants, variant, () => renderOnline(box, players, you, onChallenge)));
   const others = players.filter((p) => !you || p.name !== you.name);
   if (!you) box.appendChild(el('p', 'lobby.online.name_first', {}, 'muted'));
   if (!others.length) box.appendChild(el('p', 'lobby.online.none', {}, 'muted'));
@@ -17,7 +57,12 @@ export function renderOnline(box, players, you, onChallenge) {
     li.dataset.player = p.name;
     li.appendChild(lit('strong', p.name, 'online-name'));
     li.appendChild(el('span', p.account ? 'lobby.online.account' : 'lobby.online.guest', {}, 'badge'));
-    if (p.rating !== undefined && p.rating !== null) li.appendChild(lit('span', String(p.rating), 'rating'));
+    const shown = variant && p.ratings && p.ratings[variant];
+    if (shown) {
+      const r = lit('span', `${shown.rating}${shown.provisional ? '?' : ''}`, `rating${shown.provisional ? ' provisional' : ''}`);
+      if (shown.provisional) tattr(r, 'title', 'lobby.online.provisional');
+      li.appendChild(r);
+    }
     const status = el('span', p.status === 'free' ? 'lobby.online.free' : 'lobby.online.seated', {}, `status ${p.status}`);
     li.appendChild(status);
     const mine = you && p.name === you.name;
