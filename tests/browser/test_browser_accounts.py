@@ -78,3 +78,28 @@ def test_the_forms_speak_german(new_context: Any) -> None:
     error = page.locator("#account-login-password-error")
     error.wait_for()
     assert error.inner_text() == "Name oder Passwort falsch."
+
+
+def test_an_account_creates_a_rated_table_the_lobby_shows_what_it_is(new_context: Any) -> None:
+    page = new_context().new_page()
+    page.goto("/")
+    page.wait_for_selector("#guest-name")
+    assert page.locator("#rated").count() == 0  # a guest plays unrated
+    page.click("#account-register")
+    submit(page, "register", name="Rita_rated", password=PASSWORD)
+    logged_in_as(page, "Rita_rated")
+    page.select_option("#preset", "draw")
+    page.select_option("#players", "2")
+    page.select_option("#timer", "60")
+    page.check("#hints")
+    page.check("#rated")
+    page.click("#create-table")
+    page.wait_for_url("**/table/**")
+    table_id = page.url.rsplit("/", 1)[1]
+    assert page.request.get(f"/api/tables/{table_id}").json()["rated"] is True
+
+    page.goto("/")
+    row = page.locator(f'#tables .table-row[data-table="{table_id}"]')
+    row.wait_for()
+    badges = row.locator(".info .badge").all_inner_texts()
+    assert badges == ["60 s a move", "hints", "rated"]

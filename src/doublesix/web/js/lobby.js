@@ -106,6 +106,7 @@ function identityChanged(who) {
   state.me = who;
   state.account = null;
   renderIdentity();
+  renderForm(); // "rated" is offered to an account only
   document.dispatchEvent(new CustomEvent('ds:me')); // the lobby socket comes again as us
 }
 
@@ -196,6 +197,7 @@ function startForm(preset, players) {
     seats,
     timer: state.form ? state.form.timer : 0,
     hints: state.form && state.hintsTouched ? state.form.hints : false,
+    rated: Boolean(state.form && state.form.rated),
   };
   if (!state.hintsTouched) state.form.hints = seats.every((s, n) => n === 0 || s.kind === 'bot');
   setRulesPreset(preset);
@@ -316,6 +318,16 @@ function renderForm() {
     state.hintsTouched = true;
   });
   grid.appendChild(field('create.hints', hints, { id: 'hints', help: 'create.hints_help' }));
+  if (state.me && state.me.account) {
+    const rated = document.createElement('input');
+    rated.type = 'checkbox';
+    rated.id = 'rated';
+    rated.checked = Boolean(f.rated);
+    rated.addEventListener('change', () => {
+      f.rated = rated.checked;
+    });
+    grid.appendChild(field('create.rated', rated, { id: 'rated', help: 'create.rated_help' }));
+  }
   form.appendChild(desc);
   form.appendChild(grid);
   // Kozel's house rules.
@@ -411,6 +423,7 @@ async function createTable() {
     seats: f.seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', bot: s.bot } : { kind: s.kind })),
     timer: f.timer ? f.timer : null,
     hints: Boolean(f.hints),
+    rated: Boolean(state.me && state.me.account && f.rated),
   };
   const errors = document.getElementById('create-error');
   clear(errors);
@@ -457,6 +470,10 @@ function tableRow(table, kind) {
   const target = table.ruleset && table.ruleset.target;
   if (target === 'round') info.appendChild(el('span', 'lobby.one_round', {}, 'muted'));
   else if (target) info.appendChild(el('span', 'lobby.to_target', { target }, 'muted'));
+  // What a table is like before one joins: its clock, hints and whether it is rated.
+  if (table.timer) info.appendChild(el('span', 'lobby.table_timer', { seconds: table.timer }, 'badge'));
+  if (table.hints) info.appendChild(el('span', 'lobby.table_hints', {}, 'badge'));
+  if (table.rated) info.appendChild(el('span', 'lobby.table_rated', {}, 'badge rated'));
   li.appendChild(info);
   li.appendChild(lit('span', names(table), 'names'));
   const open = table.seats.filter((s) => s.kind === 'open').length;
