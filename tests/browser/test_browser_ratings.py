@@ -21,6 +21,8 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from doublesix.server.account_names import name_key
+
 from .browser_helpers import Requests
 from .conftest import _free_port, _wait_for
 from .test_browser_languages import check_page
@@ -64,11 +66,12 @@ def rated_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         _wait_for(f"{base}/api/bots", server)
         for name, games in GAMES.items():
             http = httpx.Client(base_url=base)
-            me = http.post("/api/guest", json={"name": name}).json()["id"]
+            http.post("/api/guest", json={"name": name}).raise_for_status()
+            me = http.cookies["ds_guest"]
             with sqlite3.connect(db) as conn:
                 conn.execute(
                     "INSERT INTO accounts VALUES (?, ?, ?, 'not-a-hash', 1.0, 1.0)",
-                    (me, name, name.casefold()),
+                    (me, name, name_key(name)),
                 )
             for _ in range(games):
                 _play(http, port)

@@ -36,11 +36,12 @@ POSTGRES = os.environ.get(
 
 
 def guest(client: TestClient, name: str) -> dict[str, Any]:
-    """Become a new guest: the client's cookie jar now holds only its cookie."""
+    """Become a new guest: the client's cookie jar now holds only its cookie; its id (the
+    cookie's secret, never in an answer) and name."""
     client.cookies.clear()
     r = client.post("/api/guest", json={"name": name})
     assert r.status_code == 200, r.text
-    return dict(r.json())
+    return {"id": client.cookies["ds_guest"], "name": r.json()["player"]["name"]}
 
 
 def new_table(client: TestClient, creator: str = "Anna", **body: Any) -> dict[str, Any]:

@@ -68,7 +68,8 @@ def test_a_game_killed_before_its_rating_is_rated_once_after_restarts(tmp_path: 
     server = _serve(db, port, log, rating_delay=3600)
     try:
         http = httpx.Client(base_url=base)
-        me = http.post("/api/guest", json={"name": "Anna"}).json()["id"]
+        http.post("/api/guest", json={"name": "Anna"}).raise_for_status()
+        me = http.cookies["ds_guest"]
         with sqlite3.connect(db) as conn:  # an account (registration is another part's)
             conn.execute(
                 "INSERT INTO accounts VALUES (?, 'Anna', 'anna', 'not-a-hash', 1.0, 1.0)", (me,)

@@ -32,7 +32,9 @@ async def new_guest(body: GuestIn, srv: ServerDep, who: MaybeGuest) -> JSONRespo
         )
     guest = Guest(secrets.token_urlsafe(24), name, srv.settings.clock())
     await srv.store.add_guest(guest)
-    response = JSONResponse({"id": guest.id, "name": guest.name})
+    response = JSONResponse(
+        {"player": {"name": guest.name, "account": False}}
+    )  # the id is the cookie's secret: only there
     response.set_cookie(COOKIE, guest.id, max_age=365 * 24 * 3600, httponly=True, samesite="lax")
     return response
 

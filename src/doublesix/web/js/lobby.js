@@ -158,7 +158,7 @@ async function saveName(name) {
   const clean = String(name || '').trim();
   if (!clean) return null;
   try {
-    state.me = await post('/api/guest', { name: clean });
+    state.me = (await post('/api/guest', { name: clean })).player;
     renderIdentity();
     document.dispatchEvent(new CustomEvent('ds:me')); // the lobby socket comes again as us
     return state.me;

@@ -37,7 +37,7 @@ async function ensureGuest(container) {
       try {
         const guest = await post('/api/guest', { name: input.value.trim() });
         form.remove();
-        resolve(guest);
+        resolve(guest.player);
       } catch (e) {
         const key = refusalKey(e, 'guest');
         if (key) toast(key, {}, 'error');
