@@ -42,7 +42,6 @@ def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any, screens
     anna.click("#lobby-chat .unmute")
     anna.locator("#lobby-chat-lines .chat-line", has_text="Good game").wait_for()
 
-    anna.screenshot(path=str(screenshots / "lobby-online.png"))
     hidden = "(h) => { Object.defineProperty(document, 'hidden', {value: h, configurable: true});"
     hidden += " document.dispatchEvent(new Event('visibilitychange')); }"
     ben.evaluate(hidden, True)  # Ben's tab is in the background

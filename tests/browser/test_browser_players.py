@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from pathlib import Path
 from typing import Any
 
 from .test_browser_two_players import take_turn
@@ -23,7 +24,16 @@ def register(page: Any, name: str) -> None:
     page.wait_for_selector("#identity .my-name")
 
 
-def test_two_accounts_challenge_chat_play_and_play_again(new_context: Any) -> None:
+def online_rating(page: Any, name: str) -> str:
+    """The rating the lobby's online list shows for ``name`` in the Draw game."""
+    page.select_option("#online-variant", "draw")
+    rating: str = page.locator(f'#online .online-row[data-player="{name}"] .rating').inner_text()
+    return rating
+
+
+def test_two_accounts_challenge_chat_play_and_play_again(
+    new_context: Any, screenshots: Path
+) -> None:
     tag = secrets.token_hex(2)
     a_name, b_name = f"Ann_{tag}", f"Bo_{tag}"
     anna, ben = new_context().new_page(), new_context().new_page()
@@ -32,6 +42,7 @@ def test_two_accounts_challenge_chat_play_and_play_again(new_context: Any) -> No
     row = anna.locator(f'#online .online-row[data-player="{b_name}"]')
     row.locator(".status.free").wait_for()
     assert row.locator(".badge").inner_text() == "registered"
+    assert online_rating(anna, b_name) == "1500?"  # new: the start, provisional
 
     row.locator(".challenge-button").click()
     anna.select_option("#challenge-preset", "draw")
@@ -76,3 +87,10 @@ def test_two_accounts_challenge_chat_play_and_play_again(new_context: Any) -> No
     anna.wait_for_selector("#standings tbody tr")
     standings = anna.locator("#standings tbody").inner_text()
     assert a_name in standings and b_name in standings
+
+    anna.goto("/")  # Ben sits at the rematch; his rating moved with the rated game
+    row = anna.locator(f'#online .online-row[data-player="{b_name}"]')
+    row.locator(".status.seated").wait_for()
+    shown = online_rating(anna, b_name)
+    assert shown.endswith("?") and shown != "1500?"
+    anna.screenshot(path=str(screenshots / "lobby-online.png"))
