@@ -1,5 +1,5 @@
 """Issue 11, item 5: a rated game's result counts once, even after a SIGKILL between the
-game's last commit and its rating.
+game's last commit and its rating, on SQLite and on PostgreSQL.
 
 A real server (uvicorn, as ``doublesix serve`` runs it) is started with a
 rating delay, so that the rated game's end is stored and its rating not yet
@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import sqlite3
 import subprocess
 import sys
 import time
@@ -20,11 +19,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.sync.client import connect
 
 from doublesix.server.app import SERVE_ENV
 from doublesix.server.store import database_url
 
+from .server_helpers import run_async
 from .test_serve import Player, _free_port
 
 START = (
@@ -33,9 +36,9 @@ START = (
 )
 
 
-def _serve(db: Path, port: int, log: Path, rating_delay: float) -> subprocess.Popen[bytes]:
+def _serve(db: str, port: int, log: Path, rating_delay: float) -> subprocess.Popen[bytes]:
     options = {
-        "db": database_url(str(db)),
+        "db": database_url(db),
         "settings": {"bot_delay": 0.0, "think_workers": 1, "rating_delay": rating_delay},
         "address_limits": False,
         "origins": [],
@@ -57,23 +60,43 @@ def _serve(db: Path, port: int, log: Path, rating_delay: float) -> subprocess.Po
     raise AssertionError(f"the server did not start: {log.read_text()}")
 
 
-def _rows(db: Path, sql: str) -> list[Any]:
-    with sqlite3.connect(db) as conn:
-        return conn.execute(sql).fetchall()
+def _rows(db: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:
+    """The rows ``sql`` reads (or writes) in the server's database, as the server does."""
+
+    async def run() -> list[tuple[Any, ...]]:
+        engine = create_async_engine(database_url(db))
+        try:
+            async with engine.begin() as conn:
+                result = await conn.execute(sa.text(sql), params)
+                return [tuple(row) for row in result] if result.returns_rows else []
+        finally:
+            await engine.dispose()
+
+    return run_async(run())
 
 
-def test_a_game_killed_before_its_rating_is_rated_once_after_restarts(tmp_path: Path) -> None:
-    db, log, port = tmp_path / "games.sqlite3", tmp_path / "serve.log", _free_port()
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "postgres":
+        return str(request.getfixturevalue("database"))
+    return str(tmp_path / "games.sqlite3")
+
+
+def test_a_game_killed_before_its_rating_is_rated_once_after_restarts(
+    db: str, tmp_path: Path
+) -> None:
+    log, port = tmp_path / "serve.log", _free_port()
     base = f"http://127.0.0.1:{port}"
     server = _serve(db, port, log, rating_delay=3600)
     try:
         http = httpx.Client(base_url=base)
         http.post("/api/guest", json={"name": "Anna"}).raise_for_status()
         me = http.cookies["ds_guest"]
-        with sqlite3.connect(db) as conn:  # an account (registration is another part's)
-            conn.execute(
-                "INSERT INTO accounts VALUES (?, 'Anna', 'anna', 'not-a-hash', 1.0, 1.0)", (me,)
-            )
+        _rows(  # an account, written as registering would (the player is the guest)
+            db,
+            "INSERT INTO accounts VALUES (:me, 'Anna', 'anna', 'not-a-hash', 1.0, 1.0)",
+            me=me,
+        )
         seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
         body = {"preset": "draw", "seats": seats, "rated": True, "options": {"target": "round"}}
         table = http.post("/api/tables", json=body).json()
