@@ -15,7 +15,9 @@ The commits of all tables that wait while a transaction is being written
 go together into the next one (group commit): one BEGIN and one COMMIT for
 many tables, every row checked as above. SQLite takes one writer at a time
 anyway; on PostgreSQL a transaction's round trips, not its rows, are what
-a move costs. If any of them fails, the group is rolled back and its commits are
+a move costs, so there the group's ``tables`` rows are checked and written
+by one UPDATE ... FROM VALUES (and its entries by one INSERT), whatever the
+size of the group. If any of them fails, the group is rolled back and its commits are
 written one by one, so one table's failure never becomes another's. Each
 ``commit`` returns only once its own transaction is committed.
 """
@@ -322,23 +324,11 @@ async def _write(conn: AsyncConnection, group: Sequence[_Pending], fence: Fence 
     """Write the commits of ``group`` in the open transaction; StaleVersionError if one
     table is not at the version before its first entry any more (or, with a ``fence``, its
     lease is not this process's)."""
-    t, lease = schema.tables, schema.leases
-    for one in group:
-        table, before = one.table, one.entries[0].version - 1
-        where = [t.c.id == table.id, t.c.version == before]
-        if fence is not None:
-            where.append(
-                sa.exists().where(
-                    lease.c.table_id == t.c.id,
-                    lease.c.owner == fence.owner,
-                    lease.c.until >= fence.clock(),
-                )
-            )
-        done = await conn.execute(t.update().where(*where).values(**_state_values(table)))
-        if done.rowcount != 1:
-            raise StaleVersionError(
-                f"table {table.id} is not at version {before} any more, or not held here"
-            )
+    one_each = len({one.table.id for one in group}) == len(group)  # a table's row once
+    if conn.dialect.name == "postgresql" and len(group) > 1 and one_each:
+        await _update_all(conn, group, fence)
+    else:
+        await _update_each(conn, group, fence)
     await conn.execute(
         schema.events.insert(),
         [
@@ -357,6 +347,90 @@ async def _write(conn: AsyncConnection, group: Sequence[_Pending], fence: Fence 
     for one in group:
         if one.seats:
             await _write_seats(conn, one.table)
+
+
+async def _update_all(
+    conn: AsyncConnection, group: Sequence[_Pending], fence: Fence | None
+) -> None:
+    """The ``tables`` rows of the whole group in one statement (PostgreSQL: UPDATE ... FROM
+    VALUES, one round trip however many tables), each checked as in ``_update_each``."""
+    t, lease = schema.tables, schema.leases
+    rows = sa.values(
+        sa.column("id", sa.String),
+        sa.column("before", sa.Integer),
+        sa.column("status", sa.String),
+        sa.column("version", sa.Integer),
+        sa.column("deadline", sa.Float),
+        sa.column("scores", sa.JSON),
+        sa.column("result", sa.JSON),
+        sa.column("updated_at", sa.Float),
+        name="new",
+    ).data(
+        [
+            (
+                one.table.id,
+                one.entries[0].version - 1,
+                one.table.status.value,
+                one.table.version,
+                one.table.deadline,
+                one.table.scores,
+                one.table.result,
+                one.table.updated_at,
+            )
+            for one in group
+        ]
+    )
+    where = [t.c.id == rows.c.id, t.c.version == rows.c.before]
+    if fence is not None:
+        where.append(
+            sa.exists().where(
+                lease.c.table_id == t.c.id,
+                lease.c.owner == fence.owner,
+                lease.c.until >= fence.clock(),
+            )
+        )
+    done = await conn.execute(
+        t.update()
+        .where(*where)
+        .values(
+            status=rows.c.status,
+            version=rows.c.version,
+            deadline=rows.c.deadline,
+            scores=rows.c.scores,
+            result=rows.c.result,
+            updated_at=rows.c.updated_at,
+        )
+        .returning(t.c.id)
+    )
+    written = {row.id for row in done}
+    for one in group:
+        if one.table.id not in written:
+            before = one.entries[0].version - 1
+            raise StaleVersionError(
+                f"table {one.table.id} is not at version {before} any more, or not held here"
+            )
+
+
+async def _update_each(
+    conn: AsyncConnection, group: Sequence[_Pending], fence: Fence | None
+) -> None:
+    t, lease = schema.tables, schema.leases
+    for one in group:
+        table, before = one.table, one.entries[0].version - 1
+        where = [t.c.id == table.id, t.c.version == before]
+        if fence is not None:
+            where.append(
+                sa.exists().where(
+                    lease.c.table_id == t.c.id,
+                    lease.c.owner == fence.owner,
+                    lease.c.until >= fence.clock(),
+                )
+            )
+        done = await conn.execute(t.update().where(*where).values(**_state_values(table)))
+        if done.rowcount != 1:
+            raise StaleVersionError(
+                f"table {table.id} is not at version {before} any more, or not held here"
+            )
 
 
 def _state_values(table: Table) -> dict[str, Any]:
