@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 ALIVE_SECONDS = 5.0
 """A process that has not said it is alive for this long is taken for dead."""
 
+SEND_BATCH = 500
+"""Messages published in one pipeline at most."""
+
 TableMessage = Callable[[str, JSON], None]
 """Takes a message published on a table's channel: the table's id and the message."""
 RequestHandler = Callable[[str, str, JSON], Awaitable[Any]]
@@ -129,12 +132,19 @@ class Relay:
         self._outbox.put_nowait((self.table_channel(table_id), orjson.dumps(message)))
 
     async def _send(self) -> None:
+        """Publish the outbox in order: whatever waits in it goes in one pipeline (one round
+        trip for many frames, not one each)."""
         while True:
-            channel, text = await self._outbox.get()
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < SEND_BATCH:
+                batch.append(self._outbox.get_nowait())
             try:
-                await self.redis.publish(channel, text)
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, text in batch:
+                        pipe.publish(channel, text)
+                    await pipe.execute()
             except Exception:
-                log.warning("relay: a message to %s was lost", channel, exc_info=True)
+                log.warning("relay: %d messages were lost", len(batch), exc_info=True)
 
     # --- forwarded requests -----------------------------------------------------------
 
