@@ -44,7 +44,7 @@ from urllib.parse import urlsplit
 import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import WebSocketException
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from doublesix.rules.ruleset import PRESETS
 
@@ -214,7 +214,7 @@ class _Client:
                 self._maybe_act()
         except (WebSocketException, OSError) as e:
             if not self.run.closing:
-                self.run.stats.errors[f"socket: {type(e).__name__}"] += 1
+                self.run.stats.errors[_socket_error(e)] += 1
 
     def _caught_up(self) -> bool:
         """Whether this client has its table's last version (known once the run stopped and
@@ -301,7 +301,17 @@ class _Client:
         try:
             await self.ws.send(json.dumps(frame))
         except (WebSocketException, OSError) as e:
-            self.run.stats.errors[f"socket: {type(e).__name__}"] += 1
+            self.run.stats.errors[_socket_error(e)] += 1
+
+
+def _socket_error(error: Exception) -> str:
+    """How a socket failed, for ``errors_by_kind``: its exception and, for a closed one, the
+    close code it got (or that none came: the connection just dropped)."""
+    kind = f"socket: {type(error).__name__}"
+    if isinstance(error, ConnectionClosed):
+        code = error.rcvd.code if error.rcvd is not None else None
+        kind += f" ({'no close frame' if code is None else code})"
+    return kind
 
 
 class _Server:
