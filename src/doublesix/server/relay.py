@@ -62,6 +62,9 @@ class Relay:
         self._tasks: list[asyncio.Task[None]] = []
         self._answering: set[asyncio.Task[None]] = set()
         """Forwarded requests being carried out (kept until they are done)."""
+        self._echo = orjson.dumps({"from": process})[:-1] + b","
+        """How a table message published by this process starts (orjson keeps the keys in
+        order, and ``RedisHub`` puts ``from`` first): it comes back to it, unread."""
 
     @staticmethod
     def table_channel(table_id: str) -> str:
@@ -190,8 +193,12 @@ class Relay:
                 continue
             channel = message["channel"]
             channel = channel.decode() if isinstance(channel, bytes) else channel
+            data = message["data"]
+            mine = isinstance(data, bytes) and data.startswith(self._echo)
+            if mine and channel.startswith("ds:t:"):
+                continue  # a table's frames this process published: delivered here already
             try:
-                data = orjson.loads(message["data"])
+                data = orjson.loads(data)
                 self._dispatch(channel, data)
             except Exception:
                 log.exception("relay: a message on %s could not be handled", channel)
