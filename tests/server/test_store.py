@@ -10,8 +10,8 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
-from doublesix.server.schema import metadata
-from doublesix.server.store import SqlStore, StaleVersionError, database_url
+from doublesix.server.schema import leases, metadata
+from doublesix.server.store import Fence, SqlStore, StaleVersionError, database_url
 from doublesix.table.model import Entry, EventKind, Seat, SeatKind, Table, TableStatus
 
 from .server_helpers import POSTGRES, run_async
@@ -150,6 +150,37 @@ def test_a_group_commit_checks_every_table(
         stale = await store.table("t2")
         assert stale is not None and stale.version == 0 and stale.scores == [0, 0]
         assert await store.events("t2") == []
+        await store.close()
+
+    run_async(check())
+
+
+def test_a_group_commit_is_fenced_per_table(request: pytest.FixtureRequest) -> None:
+    """With a fence, the one UPDATE of a group writes only the tables whose lease is this
+    process's: a table another process holds now is refused, the others are written."""
+    store = SqlStore(POSTGRES, schema_name=request.getfixturevalue("pg_schema"))
+    store.fence = Fence("me", lambda: 10.0, 5.0)
+
+    async def check() -> None:
+        await store.migrate()
+        tables = []
+        for n in range(3):
+            table = _table()
+            table.id = f"f{n}"
+            table.seats = [Seat(0, SeatKind.HUMAN, None, "g", "Anna", f"ftok{n}")]
+            await store.add_table(table)  # with this process's lease
+            tables.append(table)
+        async with store.writing() as conn:
+            await conn.execute(leases.update().where(leases.c.table_id == "f1").values(owner="b"))
+        commits = []
+        for table in tables:
+            new = table.copy()
+            new.version = 1
+            commits.append(store.commit(new, [Entry(1, EventKind.CHAT, None, {}, 3.0)]))
+        outcomes = await asyncio.gather(*commits, return_exceptions=True)
+        assert [type(o).__name__ for o in outcomes] == ["NoneType", "StaleVersionError", "NoneType"]
+        versions = [(await store.table(f"f{n}")) for n in range(3)]
+        assert [t.version if t else None for t in versions] == [1, 0, 1]
         await store.close()
 
     run_async(check())

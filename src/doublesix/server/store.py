@@ -16,7 +16,7 @@ go together into the next one (group commit): one BEGIN and one COMMIT for
 many tables, every row checked as above. SQLite takes one writer at a time
 anyway; on PostgreSQL a transaction's round trips, not its rows, are what
 a move costs, so there the group's ``tables`` rows are checked and written
-by one UPDATE ... FROM VALUES (and its entries by one INSERT), whatever the
+by one UPDATE ... FROM unnest (and its entries by one INSERT), whatever the
 size of the group. If any of them fails, the group is rolled back and its commits are
 written one by one, so one table's failure never becomes another's. Each
 ``commit`` returns only once its own transaction is committed.
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -349,60 +350,44 @@ async def _write(conn: AsyncConnection, group: Sequence[_Pending], fence: Fence 
             await _write_seats(conn, one.table)
 
 
+_UPDATE_ALL = """
+UPDATE tables AS t
+SET status = n.status, version = n.version, deadline = n.deadline,
+    scores = n.scores::json, result = n.result::json, updated_at = n.updated_at
+FROM unnest($1::varchar[], $2::int[], $3::varchar[], $4::int[], $5::float8[], $6::text[],
+            $7::text[], $8::float8[])
+    AS n(id, before, status, version, deadline, scores, result, updated_at)
+WHERE t.id = n.id AND t.version = n.before
+"""
+_FENCED = """
+    AND EXISTS (SELECT 1 FROM leases AS l
+                WHERE l.table_id = t.id AND l.owner = $9 AND l.until >= $10)
+"""
+
+
 async def _update_all(
     conn: AsyncConnection, group: Sequence[_Pending], fence: Fence | None
 ) -> None:
     """The ``tables`` rows of the whole group in one statement (PostgreSQL: UPDATE ... FROM
-    VALUES, one round trip however many tables), each checked as in ``_update_each``."""
-    t, lease = schema.tables, schema.leases
-    rows = sa.values(
-        sa.column("id", sa.String),
-        sa.column("before", sa.Integer),
-        sa.column("status", sa.String),
-        sa.column("version", sa.Integer),
-        sa.column("deadline", sa.Float),
-        sa.column("scores", sa.JSON),
-        sa.column("result", sa.JSON),
-        sa.column("updated_at", sa.Float),
-        name="new",
-    ).data(
-        [
-            (
-                one.table.id,
-                one.entries[0].version - 1,
-                one.table.status.value,
-                one.table.version,
-                one.table.deadline,
-                one.table.scores,
-                one.table.result,
-                one.table.updated_at,
-            )
-            for one in group
-        ]
-    )
-    where = [t.c.id == rows.c.id, t.c.version == rows.c.before]
+    unnest of one array per column, one round trip and one prepared statement however many
+    tables), each checked as in ``_update_each``."""
+    tables = [one.table for one in group]
+    params: list[Any] = [
+        [t.id for t in tables],
+        [one.entries[0].version - 1 for one in group],
+        [t.status.value for t in tables],
+        [t.version for t in tables],
+        [t.deadline for t in tables],
+        [json.dumps(t.scores) for t in tables],
+        [None if t.result is None else json.dumps(t.result) for t in tables],
+        [t.updated_at for t in tables],
+    ]
+    sql = _UPDATE_ALL
     if fence is not None:
-        where.append(
-            sa.exists().where(
-                lease.c.table_id == t.c.id,
-                lease.c.owner == fence.owner,
-                lease.c.until >= fence.clock(),
-            )
-        )
-    done = await conn.execute(
-        t.update()
-        .where(*where)
-        .values(
-            status=rows.c.status,
-            version=rows.c.version,
-            deadline=rows.c.deadline,
-            scores=rows.c.scores,
-            result=rows.c.result,
-            updated_at=rows.c.updated_at,
-        )
-        .returning(t.c.id)
-    )
-    written = {row.id for row in done}
+        sql += _FENCED
+        params += [fence.owner, fence.clock()]
+    done = await conn.exec_driver_sql(sql + "RETURNING t.id", tuple(params))
+    written = {row[0] for row in done}
     for one in group:
         if one.table.id not in written:
             before = one.entries[0].version - 1
