@@ -52,6 +52,8 @@ DRAIN_SECONDS = 5.0
 """After the play time: how long clients wait for the updates still on their way."""
 CONNECTS_AT_ONCE = 50
 """Requests and socket handshakes in flight at the same time during setup."""
+KEEPALIVE_SECONDS = 2.0
+"""How long an idle HTTP connection is kept for the next request (below ``serve``'s 5 s)."""
 RETRY_SECONDS = 0.25
 """A rate-limited client waits this long before it sends its command again."""
 
@@ -328,7 +330,11 @@ class _Server:
             base_url=f"http://{self.netloc}{self.base}",
             cookies=keep_none,
             timeout=60,
-            limits=httpx.Limits(max_connections=CONNECTS_AT_ONCE),
+            # a connection idle for KEEPALIVE_SECONDS is not used again: the server closes
+            # idle ones after 5 s, and a request sent on one as it closes fails (ReadError)
+            limits=httpx.Limits(
+                max_connections=CONNECTS_AT_ONCE, keepalive_expiry=KEEPALIVE_SECONDS
+            ),
         )
 
     async def http(
