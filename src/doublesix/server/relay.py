@@ -160,7 +160,9 @@ class Relay:
         self._waiting[number] = future
         request = {"ask": number, "from": self.process, "table": table_id, "op": op, "args": args}
         try:
-            await self.redis.publish(self.process_channel(owner), orjson.dumps(request))
+            # through the outbox (its one connection): a burst of requests taking a connection
+            # each ran out of the pool (MaxConnectionsError), and that dropped their sockets
+            self._outbox.put_nowait((self.process_channel(owner), orjson.dumps(request)))
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
             raise RelayError(f"the process running table {table_id} did not answer") from None
@@ -174,8 +176,12 @@ class Relay:
             reply["ok"] = await self.on_request(request["table"], request["op"], request["args"])
         except Exception as e:
             reply["error"] = _error_json(e)
-        with contextlib.suppress(Exception):
-            await self.redis.publish(self.process_channel(request["from"]), orjson.dumps(reply))
+        try:
+            text = orjson.dumps(reply)
+        except Exception:
+            log.exception("relay: the answer to a forwarded request could not be sent")
+            return
+        self._outbox.put_nowait((self.process_channel(request["from"]), text))
 
     # --- reading ----------------------------------------------------------------------
 
