@@ -14,8 +14,10 @@ PostgreSQL and on its Redis, and runs ``doublesix loadtest`` against them:
 
 Each run is one JSON line on stdout (the loadtest's figures, with the
 phase, the processes and the servers' CPU seconds); a summary with medians
-and the ratio goes to stderr. The servers run with ``--no-limits`` (every
-client comes from 127.0.0.1) and ``--bot-delay 0``.
+and the ratio goes to stderr. Each line has the machine's load average at its
+end (1, 5 and 15 minutes): other people's work on the machine counts in it.
+The servers run with ``--no-limits`` (every client comes from 127.0.0.1) and
+``--bot-delay 0``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import secrets
 import signal
 import socket
@@ -120,6 +123,7 @@ def measure(folder: Path, processes: int, phase: str, *options: str) -> dict[str
                 proc.kill()
         asyncio.run(admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
     figures["phase"], figures["processes"] = phase, processes
+    figures["load_average"] = [round(x, 2) for x in os.getloadavg()]  # the machine, after
     print(json.dumps(figures), flush=True)
     return figures
 

@@ -44,7 +44,7 @@ from urllib.parse import urlsplit
 import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import WebSocketException
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from doublesix.rules.ruleset import PRESETS
 
@@ -52,6 +52,8 @@ DRAIN_SECONDS = 5.0
 """After the play time: how long clients wait for the updates still on their way."""
 CONNECTS_AT_ONCE = 50
 """Requests and socket handshakes in flight at the same time during setup."""
+KEEPALIVE_SECONDS = 2.0
+"""How long an idle HTTP connection is kept for the next request (below ``serve``'s 5 s)."""
 RETRY_SECONDS = 0.25
 """A rate-limited client waits this long before it sends its command again."""
 
@@ -214,7 +216,7 @@ class _Client:
                 self._maybe_act()
         except (WebSocketException, OSError) as e:
             if not self.run.closing:
-                self.run.stats.errors[f"socket: {type(e).__name__}"] += 1
+                self.run.stats.errors[_socket_error(e)] += 1
 
     def _caught_up(self) -> bool:
         """Whether this client has its table's last version (known once the run stopped and
@@ -301,7 +303,17 @@ class _Client:
         try:
             await self.ws.send(json.dumps(frame))
         except (WebSocketException, OSError) as e:
-            self.run.stats.errors[f"socket: {type(e).__name__}"] += 1
+            self.run.stats.errors[_socket_error(e)] += 1
+
+
+def _socket_error(error: Exception) -> str:
+    """How a socket failed, for ``errors_by_kind``: its exception and, for a closed one, the
+    close code it got (or that none came: the connection just dropped)."""
+    kind = f"socket: {type(error).__name__}"
+    if isinstance(error, ConnectionClosed):
+        code = error.rcvd.code if error.rcvd is not None else None
+        kind += f" ({'no close frame' if code is None else code})"
+    return kind
 
 
 class _Server:
@@ -318,7 +330,11 @@ class _Server:
             base_url=f"http://{self.netloc}{self.base}",
             cookies=keep_none,
             timeout=60,
-            limits=httpx.Limits(max_connections=CONNECTS_AT_ONCE),
+            # a connection idle for KEEPALIVE_SECONDS is not used again: the server closes
+            # idle ones after 5 s, and a request sent on one as it closes fails (ReadError)
+            limits=httpx.Limits(
+                max_connections=CONNECTS_AT_ONCE, keepalive_expiry=KEEPALIVE_SECONDS
+            ),
         )
 
     async def http(

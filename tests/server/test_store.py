@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -9,8 +10,8 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
-from doublesix.server.schema import metadata
-from doublesix.server.store import SqlStore, StaleVersionError, database_url
+from doublesix.server.schema import leases, metadata
+from doublesix.server.store import Fence, SqlStore, StaleVersionError, database_url
 from doublesix.table.model import Entry, EventKind, Seat, SeatKind, Table, TableStatus
 
 from .server_helpers import POSTGRES, run_async
@@ -98,3 +99,88 @@ def test_database_urls() -> None:
     assert database_url("postgresql://u@h/db") == "postgresql+asyncpg://u@h/db"
     assert database_url("postgres://u@h/db") == "postgresql+asyncpg://u@h/db"
     assert database_url("postgresql+asyncpg://u@h/db") == "postgresql+asyncpg://u@h/db"
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_group_commit_checks_every_table(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Commits waiting together go in one transaction (on PostgreSQL one UPDATE for all the
+    tables): each is written with its summary, and a stale one is refused alone."""
+    store = _store(backend, tmp_path, request)
+
+    async def check() -> None:
+        await store.migrate()
+        tables = []
+        for n in range(4):
+            table = _table()
+            table.id = f"t{n}"
+            table.seats = [
+                Seat(0, SeatKind.HUMAN, None, "g", "Anna", f"tok{n}"),
+                Seat(1, SeatKind.INVITE, invite=f"code{n}"),
+            ]
+            await store.add_table(table)
+            tables.append(table)
+        commits = []
+        for n, table in enumerate(tables):
+            new = table.copy()
+            new.version = 1 if n != 2 else 2  # t2 claims entries 2..2: not at version 1
+            new.scores = [n, 10 * n]
+            new.deadline = None if n % 2 else 100.0 + n
+            new.result = {"winners": [n % 2]} if n == 3 else None
+            new.status = TableStatus.PLAYING
+            new.updated_at = 5.0 + n
+            entries = [Entry(new.version, EventKind.CHAT, None, {"n": n}, 3.0)]
+            commits.append(store.commit(new, entries))
+        outcomes = await asyncio.gather(*commits, return_exceptions=True)
+        assert [type(o).__name__ for o in outcomes] == [
+            "NoneType",
+            "NoneType",
+            "StaleVersionError",
+            "NoneType",
+        ]
+        for n in (0, 1, 3):
+            loaded = await store.table(f"t{n}")
+            assert loaded is not None
+            assert loaded.version == 1 and loaded.scores == [n, 10 * n]
+            assert loaded.deadline == (None if n % 2 else 100.0 + n)
+            assert loaded.result == ({"winners": [1]} if n == 3 else None)
+            assert loaded.status == TableStatus.PLAYING and loaded.updated_at == 5.0 + n
+            assert [(e.version, e.data) for e in await store.events(f"t{n}")] == [(1, {"n": n})]
+        stale = await store.table("t2")
+        assert stale is not None and stale.version == 0 and stale.scores == [0, 0]
+        assert await store.events("t2") == []
+        await store.close()
+
+    run_async(check())
+
+
+def test_a_group_commit_is_fenced_per_table(request: pytest.FixtureRequest) -> None:
+    """With a fence, the one UPDATE of a group writes only the tables whose lease is this
+    process's: a table another process holds now is refused, the others are written."""
+    store = SqlStore(POSTGRES, schema_name=request.getfixturevalue("pg_schema"))
+    store.fence = Fence("me", lambda: 10.0, 5.0)
+
+    async def check() -> None:
+        await store.migrate()
+        tables = []
+        for n in range(3):
+            table = _table()
+            table.id = f"f{n}"
+            table.seats = [Seat(0, SeatKind.HUMAN, None, "g", "Anna", f"ftok{n}")]
+            await store.add_table(table)  # with this process's lease
+            tables.append(table)
+        async with store.writing() as conn:
+            await conn.execute(leases.update().where(leases.c.table_id == "f1").values(owner="b"))
+        commits = []
+        for table in tables:
+            new = table.copy()
+            new.version = 1
+            commits.append(store.commit(new, [Entry(1, EventKind.CHAT, None, {}, 3.0)]))
+        outcomes = await asyncio.gather(*commits, return_exceptions=True)
+        assert [type(o).__name__ for o in outcomes] == ["NoneType", "StaleVersionError", "NoneType"]
+        versions = [(await store.table(f"f{n}")) for n in range(3)]
+        assert [t.version if t else None for t in versions] == [1, 0, 1]
+        await store.close()
+
+    run_async(check())

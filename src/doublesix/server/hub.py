@@ -141,7 +141,7 @@ class RedisHub:
 
     def _receive(self, table_id: str, message: dict[str, Any]) -> None:
         if message.get("from") == self.relay.process:
-            return  # delivered here already
+            return  # delivered here already (the relay drops most such unread)
         if "o" in message:
             self.on_owner(table_id, message["o"])
         elif "n" in message:

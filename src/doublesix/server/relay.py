@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 ALIVE_SECONDS = 5.0
 """A process that has not said it is alive for this long is taken for dead."""
 
+SEND_BATCH = 500
+"""Messages published in one pipeline at most."""
+
 TableMessage = Callable[[str, JSON], None]
 """Takes a message published on a table's channel: the table's id and the message."""
 RequestHandler = Callable[[str, str, JSON], Awaitable[Any]]
@@ -59,6 +62,9 @@ class Relay:
         self._tasks: list[asyncio.Task[None]] = []
         self._answering: set[asyncio.Task[None]] = set()
         """Forwarded requests being carried out (kept until they are done)."""
+        self._echo = orjson.dumps({"from": process})[:-1] + b","
+        """How a table message published by this process starts (orjson keeps the keys in
+        order, and ``RedisHub`` puts ``from`` first): it comes back to it, unread."""
 
     @staticmethod
     def table_channel(table_id: str) -> str:
@@ -129,12 +135,19 @@ class Relay:
         self._outbox.put_nowait((self.table_channel(table_id), orjson.dumps(message)))
 
     async def _send(self) -> None:
+        """Publish the outbox in order: whatever waits in it goes in one pipeline (one round
+        trip for many frames, not one each)."""
         while True:
-            channel, text = await self._outbox.get()
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < SEND_BATCH:
+                batch.append(self._outbox.get_nowait())
             try:
-                await self.redis.publish(channel, text)
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, text in batch:
+                        pipe.publish(channel, text)
+                    await pipe.execute()
             except Exception:
-                log.warning("relay: a message to %s was lost", channel, exc_info=True)
+                log.warning("relay: %d messages were lost", len(batch), exc_info=True)
 
     # --- forwarded requests -----------------------------------------------------------
 
@@ -147,7 +160,9 @@ class Relay:
         self._waiting[number] = future
         request = {"ask": number, "from": self.process, "table": table_id, "op": op, "args": args}
         try:
-            await self.redis.publish(self.process_channel(owner), orjson.dumps(request))
+            # through the outbox (its one connection): a burst of requests taking a connection
+            # each ran out of the pool (MaxConnectionsError), and that dropped their sockets
+            self._outbox.put_nowait((self.process_channel(owner), orjson.dumps(request)))
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
             raise RelayError(f"the process running table {table_id} did not answer") from None
@@ -161,8 +176,12 @@ class Relay:
             reply["ok"] = await self.on_request(request["table"], request["op"], request["args"])
         except Exception as e:
             reply["error"] = _error_json(e)
-        with contextlib.suppress(Exception):
-            await self.redis.publish(self.process_channel(request["from"]), orjson.dumps(reply))
+        try:
+            text = orjson.dumps(reply)
+        except Exception:
+            log.exception("relay: the answer to a forwarded request could not be sent")
+            return
+        self._outbox.put_nowait((self.process_channel(request["from"]), text))
 
     # --- reading ----------------------------------------------------------------------
 
@@ -180,8 +199,12 @@ class Relay:
                 continue
             channel = message["channel"]
             channel = channel.decode() if isinstance(channel, bytes) else channel
+            data = message["data"]
+            mine = isinstance(data, bytes) and data.startswith(self._echo)
+            if mine and channel.startswith("ds:t:"):
+                continue  # a table's frames this process published: delivered here already
             try:
-                data = orjson.loads(message["data"])
+                data = orjson.loads(data)
                 self._dispatch(channel, data)
             except Exception:
                 log.exception("relay: a message on %s could not be handled", channel)

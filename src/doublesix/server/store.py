@@ -15,7 +15,9 @@ The commits of all tables that wait while a transaction is being written
 go together into the next one (group commit): one BEGIN and one COMMIT for
 many tables, every row checked as above. SQLite takes one writer at a time
 anyway; on PostgreSQL a transaction's round trips, not its rows, are what
-a move costs. If any of them fails, the group is rolled back and its commits are
+a move costs, so there the group's ``tables`` rows are checked and written
+by one UPDATE ... FROM unnest (and its entries by one INSERT), whatever the
+size of the group. If any of them fails, the group is rolled back and its commits are
 written one by one, so one table's failure never becomes another's. Each
 ``commit`` returns only once its own transaction is committed.
 """
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -322,23 +325,11 @@ async def _write(conn: AsyncConnection, group: Sequence[_Pending], fence: Fence 
     """Write the commits of ``group`` in the open transaction; StaleVersionError if one
     table is not at the version before its first entry any more (or, with a ``fence``, its
     lease is not this process's)."""
-    t, lease = schema.tables, schema.leases
-    for one in group:
-        table, before = one.table, one.entries[0].version - 1
-        where = [t.c.id == table.id, t.c.version == before]
-        if fence is not None:
-            where.append(
-                sa.exists().where(
-                    lease.c.table_id == t.c.id,
-                    lease.c.owner == fence.owner,
-                    lease.c.until >= fence.clock(),
-                )
-            )
-        done = await conn.execute(t.update().where(*where).values(**_state_values(table)))
-        if done.rowcount != 1:
-            raise StaleVersionError(
-                f"table {table.id} is not at version {before} any more, or not held here"
-            )
+    one_each = len({one.table.id for one in group}) == len(group)  # a table's row once
+    if conn.dialect.name == "postgresql" and len(group) > 1 and one_each:
+        await _update_all(conn, group, fence)
+    else:
+        await _update_each(conn, group, fence)
     await conn.execute(
         schema.events.insert(),
         [
@@ -357,6 +348,74 @@ async def _write(conn: AsyncConnection, group: Sequence[_Pending], fence: Fence 
     for one in group:
         if one.seats:
             await _write_seats(conn, one.table)
+
+
+_UPDATE_ALL = """
+UPDATE tables AS t
+SET status = n.status, version = n.version, deadline = n.deadline,
+    scores = n.scores::json, result = n.result::json, updated_at = n.updated_at
+FROM unnest($1::varchar[], $2::int[], $3::varchar[], $4::int[], $5::float8[], $6::text[],
+            $7::text[], $8::float8[])
+    AS n(id, before, status, version, deadline, scores, result, updated_at)
+WHERE t.id = n.id AND t.version = n.before
+"""
+_FENCED = """
+    AND EXISTS (SELECT 1 FROM leases AS l
+                WHERE l.table_id = t.id AND l.owner = $9 AND l.until >= $10)
+"""
+
+
+async def _update_all(
+    conn: AsyncConnection, group: Sequence[_Pending], fence: Fence | None
+) -> None:
+    """The ``tables`` rows of the whole group in one statement (PostgreSQL: UPDATE ... FROM
+    unnest of one array per column, one round trip and one prepared statement however many
+    tables), each checked as in ``_update_each``."""
+    tables = [one.table for one in group]
+    params: list[Any] = [
+        [t.id for t in tables],
+        [one.entries[0].version - 1 for one in group],
+        [t.status.value for t in tables],
+        [t.version for t in tables],
+        [t.deadline for t in tables],
+        [json.dumps(t.scores) for t in tables],
+        [None if t.result is None else json.dumps(t.result) for t in tables],
+        [t.updated_at for t in tables],
+    ]
+    sql = _UPDATE_ALL
+    if fence is not None:
+        sql += _FENCED
+        params += [fence.owner, fence.clock()]
+    done = await conn.exec_driver_sql(sql + "RETURNING t.id", tuple(params))
+    written = {row[0] for row in done}
+    for one in group:
+        if one.table.id not in written:
+            before = one.entries[0].version - 1
+            raise StaleVersionError(
+                f"table {one.table.id} is not at version {before} any more, or not held here"
+            )
+
+
+async def _update_each(
+    conn: AsyncConnection, group: Sequence[_Pending], fence: Fence | None
+) -> None:
+    t, lease = schema.tables, schema.leases
+    for one in group:
+        table, before = one.table, one.entries[0].version - 1
+        where = [t.c.id == table.id, t.c.version == before]
+        if fence is not None:
+            where.append(
+                sa.exists().where(
+                    lease.c.table_id == t.c.id,
+                    lease.c.owner == fence.owner,
+                    lease.c.until >= fence.clock(),
+                )
+            )
+        done = await conn.execute(t.update().where(*where).values(**_state_values(table)))
+        if done.rowcount != 1:
+            raise StaleVersionError(
+                f"table {table.id} is not at version {before} any more, or not held here"
+            )
 
 
 def _state_values(table: Table) -> dict[str, Any]:
