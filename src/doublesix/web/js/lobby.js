@@ -230,6 +230,15 @@ function select(id, values, current, keyPrefix, onChange) {
   return s;
 }
 
+function checkbox(id, checked, onChange) {
+  const c = document.createElement('input');
+  c.type = 'checkbox';
+  c.id = id;
+  c.checked = Boolean(checked);
+  c.addEventListener('change', () => onChange(c.checked));
+  return c;
+}
+
 function number(id, value, min, max, onChange) {
   const i = document.createElement('input');
   i.type = 'number';
@@ -309,22 +318,14 @@ function renderForm() {
   grid.appendChild(field('create.timer', select('timer', TIMERS, f.timer || 0, 'timer.', (v) => {
     f.timer = Number(v);
   }), { id: 'timer' }));
-  const hints = document.createElement('input');
-  hints.type = 'checkbox';
-  hints.id = 'hints';
-  hints.checked = Boolean(f.hints);
-  hints.addEventListener('change', () => {
-    f.hints = hints.checked;
+  const hints = checkbox('hints', f.hints, (on) => {
+    f.hints = on;
     state.hintsTouched = true;
   });
   grid.appendChild(field('create.hints', hints, { id: 'hints', help: 'create.hints_help' }));
   if (state.me && state.me.account) {
-    const rated = document.createElement('input');
-    rated.type = 'checkbox';
-    rated.id = 'rated';
-    rated.checked = Boolean(f.rated);
-    rated.addEventListener('change', () => {
-      f.rated = rated.checked;
+    const rated = checkbox('rated', f.rated, (on) => {
+      f.rated = on;
     });
     grid.appendChild(field('create.rated', rated, { id: 'rated', help: 'create.rated_help' }));
   }
@@ -346,12 +347,8 @@ function renderForm() {
     g2.appendChild(field('create.lone66', select('lone_six_six', [50, 12], o.lone_six_six, null, (v) => {
       o.lone_six_six = Number(v);
     }), { id: 'lone_six_six' }));
-    const redeal = document.createElement('input');
-    redeal.type = 'checkbox';
-    redeal.id = 'redeal';
-    redeal.checked = Boolean(o.redeal);
-    redeal.addEventListener('change', () => {
-      o.redeal = redeal.checked;
+    const redeal = checkbox('redeal', o.redeal, (on) => {
+      o.redeal = on;
     });
     g2.appendChild(field('create.redeal', redeal, { id: 'redeal' }));
     house.appendChild(g2);
