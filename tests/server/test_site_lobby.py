@@ -4,12 +4,16 @@ serve`` processes on PostgreSQL and Redis (see ``site_helpers.py``)."""
 from __future__ import annotations
 
 import json
+import secrets
 from typing import Any
 
 import httpx
+from redis import Redis
 from websockets.sync.client import ClientConnection, connect
 
-from .site_helpers import Process, Site
+from doublesix.server.logins import KEY_PREFIX, LoginLimits
+
+from .site_helpers import REDIS, Process, Site
 
 
 def guest(process: Process, name: str) -> httpx.Client:
@@ -79,3 +83,30 @@ def test_presence_and_a_challenge_across_two_processes(site: Site) -> None:
     three = site.start()
     visitor = LobbySocket(three, None)
     assert visitor.names == {"Anna"}
+
+
+def test_failed_logins_on_one_process_count_on_the_other(site: Site) -> None:
+    one, two = site.start(), site.start()
+    name = f"Carla{secrets.token_hex(3)}"  # the counts outlive the test in Redis
+    carla = httpx.Client(base_url=one.url, timeout=10)
+    registered = carla.post("/api/accounts", json={"name": name, "password": "a long secret"})
+    assert registered.status_code in (200, 201), registered.text
+    tries = int(LoginLimits().per_name_and_address.split("/")[0])
+    try:
+        for n in range(tries):
+            process = (one, two)[n % 2]
+            wrong = httpx.post(
+                f"{process.url}/api/session", json={"name": name, "password": "a wrong guess"}
+            )
+            assert wrong.status_code == 401, wrong.text
+        for process in (one, two):
+            held = httpx.post(
+                f"{process.url}/api/session", json={"name": name, "password": "a long secret"}
+            )
+            assert held.status_code == 429 and held.json()["field"] == "name", held.text
+    finally:  # this address's count too, so the next run starts afresh
+        redis = Redis.from_url(REDIS)
+        stale = list(redis.scan_iter(f"{KEY_PREFIX}*"))
+        if stale:
+            redis.delete(*stale)
+        redis.close()

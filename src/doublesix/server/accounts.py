@@ -173,11 +173,11 @@ class Accounts:
         """A new session of the account ``name``. An unknown name and a wrong password get
         the same refusal (``wrong_login``); ``rate_limited`` past the failed logins allowed
         for the name or the client ``address``."""
-        self.logins.check(name, address)
+        await self.logins.check(name, address)
         try:
             return await self._login(name, password)
         except AccountError:
-            self.logins.failed(name, address)
+            await self.logins.failed(name, address)
             raise
 
     async def _login(self, name: str, password: str) -> Login:
@@ -204,14 +204,14 @@ class Accounts:
         """Replace the password of ``player``'s account and end its other sessions
         (every one but the session of the secret ``keep``). A wrong ``old`` counts as a
         failed login."""
-        self.logins.check(player.name, address)
+        await self.logins.check(player.name, address)
         a, s = schema.accounts, schema.sessions
         async with self.store.engine.connect() as conn:
             hashed = await conn.scalar(sa.select(a.c.password).where(a.c.player_id == player.id))
         if hashed is None:
             raise AccountError(Refusal.NO_ACCOUNT, "log in first")
         if not await self._check(player.id, hashed, old):
-            self.logins.failed(player.name, address)
+            await self.logins.failed(player.name, address)
             raise AccountError(Refusal.WRONG_PASSWORD, "that is not your password", "old")
         check_password(new, player.name, "new")
         new_hash = await self._hash(new)

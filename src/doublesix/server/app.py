@@ -33,7 +33,7 @@ from doublesix.server.leases import Leases, LocalLeases, SqlLeases
 from doublesix.server.lobby import available_bots, rematch_of
 from doublesix.server.lobby_room import open_lobby
 from doublesix.server.lobby_socket import lobby_socket
-from doublesix.server.logins import Logins
+from doublesix.server.logins import Logins, site_counts
 from doublesix.server.manager import TableManager
 from doublesix.server.rating_store import rate_finished, rate_unrated
 from doublesix.server.relay import Relay
@@ -128,7 +128,9 @@ def create_app(
                 the_store,
                 clock=settings.clock,
                 hasher=settings.password_hasher,
-                logins=Logins(settings.login_limits),
+                logins=Logins(
+                    settings.login_limits, site_counts(site.redis) if site.redis else None
+                ),
             )
             server = Server(
                 the_store, site.hub, manager, settings, limits, reviews, thinking, uploads, accounts
@@ -180,6 +182,7 @@ class _Site:
     hub: Hub
     leases: Leases
     relay: Relay | None = None
+    redis: Redis | None = None
 
 
 @asynccontextmanager
@@ -196,7 +199,7 @@ async def _site(store: Store, settings: Settings) -> AsyncIterator[_Site]:
     store.fence = Fence(process, settings.clock, settings.lease_seconds)
     try:
         leases = SqlLeases(store.engine, process, settings.lease_seconds, settings.clock)
-        yield _Site(RedisHub(relay), leases, relay)
+        yield _Site(RedisHub(relay), leases, relay, redis)
     finally:
         await relay.close()
         await redis.aclose()
