@@ -177,7 +177,7 @@ class TableHost:
         if not hub.wanted(self.id):
             return
         state = self.state
-        views = {viewer: encode(state.view(viewer)) for viewer in state.viewers()}
+        views = state.encoded_views()
         for entry in entries:
             frames = {viewer: entry_frame(entry, viewer, views[viewer]) for viewer in views}
             hub.publish(self.id, entry.version, frames)
