@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import ipaddress
 import json
 import random
@@ -476,6 +477,7 @@ async def run_load(config: LoadConfig) -> dict[str, Any]:
             run.seats(humans)
         return await _run_load(config, run)
     finally:
+        gc.unfreeze()  # what _run_load froze can be collected again
         for server in run.servers:
             await server.client.aclose()
 
@@ -515,6 +517,7 @@ async def _run_load(config: LoadConfig, run: _Run) -> dict[str, Any]:
                 f"setting up {config.clients} clients took over {setup_budget:.0f} s"
             ) from None
         setup_time = time.perf_counter() - started
+        gc.freeze()  # the clients live till the end: full collections (tens of ms) skip them
         run.measuring = True
         play_started = time.perf_counter()
         loops = [

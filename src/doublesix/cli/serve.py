@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 
@@ -148,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
     _more_files()
     where = f"database {args.db}" + (f", Redis {args.redis}" if args.redis else "")
     print(f"doublesix: serving http://{args.host}:{args.port}/ ({where})", flush=True)
+    gc.freeze()  # the modules loaded by now are never garbage: full collections skip them
     uvicorn.run(
         "doublesix.server.app:from_environment",
         factory=True,
