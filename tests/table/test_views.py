@@ -1,4 +1,4 @@
-"""Every viewer's encoded view: the shared part built once, each viewer's own part apart."""
+"""Every viewer's encoded view and frames: the shared part built once, each viewer's own apart."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from doublesix.rules.ruleset import PRESETS
 from doublesix.table import commands
 from doublesix.table.commands import Player
 from doublesix.table.config import TableConfig
-from doublesix.table.frames import encode
+from doublesix.table.frames import encode, entry_frame, event_frames
 from doublesix.table.model import Seat, SeatKind, TableStatus
 from doublesix.table.state import TableState
 from doublesix.table.views import event_json, view_of
@@ -24,11 +24,14 @@ def check_views(state: TableState) -> None:
     """Each viewer's encoded view is ``encode(view)``, and its events are the engine's view
     of them for that viewer (its own drawn tiles only; a spectator's none)."""
     encoded = state.encoded_views()
-    assert set(encoded) == set(state.viewers())
+    assert set(encoded.own) == set(state.viewers())
     for viewer in state.viewers():
         view = state.view(viewer)
-        assert encoded[viewer] == encode(view)
-        assert orjson.loads(encoded[viewer]) == view
+        assert encoded.text(viewer) == encode(view)
+        assert orjson.loads(encoded.text(viewer)) == view
+        for entry in state.recent:  # each entry's frame in parts is the frame in one piece
+            whole = entry_frame(entry, viewer, encoded.text(viewer))
+            assert event_frames(entry, encoded).get(viewer) == whole
         if state.game is not None:
             seen = view_of(state.game, viewer)
             assert view["events"] == [event_json(e, viewer is None) for e in seen.events]

@@ -31,7 +31,7 @@ from doublesix.rules.view import SeatView
 from doublesix.table import clocks, commands
 from doublesix.table.config import TableConfig
 from doublesix.table.errors import Refusal, TableError
-from doublesix.table.frames import Viewer, chat_message, encode, entry_frame
+from doublesix.table.frames import EncodedViews, Viewer, chat_message, encode, entry_frame
 from doublesix.table.model import (
     GAME_KINDS,
     JSON,
@@ -669,12 +669,13 @@ class TableState:
         events = None if self.game is None else round_events(self.game)
         return self._shared_view() | self._own_view(viewer, events)
 
-    def encoded_views(self) -> dict[Viewer, str]:
-        """Every viewer's ``view``, encoded (the same text as ``encode(view(v))``): the part
+    def encoded_views(self) -> EncodedViews:
+        """Every viewer's ``view``, encoded (``text(v)`` is ``encode(view(v))``): the part
         that all viewers share is built and encoded once, each one's own part apart."""
         events = None if self.game is None else round_events(self.game)
         shared = encode(self._shared_view())[:-1]  # '{"table": ...' without its '}'
-        return {v: f"{shared},{encode(self._own_view(v, events))[1:]}" for v in self.viewers()}
+        own = {v: encode(self._own_view(v, events))[1:] for v in self.viewers()}
+        return EncodedViews(shared, own)
 
     def _shared_view(self) -> JSON:
         """The keys of the ``View`` that are the same for every viewer."""
