@@ -164,9 +164,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--site-seconds", type=float, default=60.0)
     parser.add_argument("--folder", type=Path, default=Path("/tmp/doublesix-processes"))
+    parser.add_argument(
+        "--loadtest-processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run each load test in N processes (doublesix loadtest --processes N)",
+    )
     args = parser.parse_args()
+    spread = ("--processes", str(args.loadtest_processes)) if args.loadtest_processes > 1 else ()
     args.folder.mkdir(parents=True, exist_ok=True)
-    flat = ("--tables", "100", "--clients", "200", "--think", "0", "--seconds")
+    flat = (*spread, "--tables", "100", "--clients", "200", "--think", "0", "--seconds")
     results: dict[int, list[dict[str, Any]]] = {1: [], 2: []}
     for _ in range(args.rounds):
         for processes in (1, 2):
@@ -177,7 +185,7 @@ def main() -> None:
         2,
         "site",
         "--tables", "500", "--clients", "2000", "--players", "4",
-        "--think", "0.5-2", "--seconds", str(args.site_seconds),
+        "--think", "0.5-2", "--seconds", str(args.site_seconds), *spread,
     )  # fmt: skip
 
     def median(processes: int, key: str) -> float:
