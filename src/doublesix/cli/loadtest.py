@@ -8,7 +8,9 @@ import dataclasses
 import json
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from doublesix.cli.common import CommandError, Subparsers, UsageError, number
@@ -74,7 +76,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         help="run the clients in N processes, each with its share of the tables, so the "
         "load test's own event loop is not the bottleneck (%(default)s)",
     )
-    parser.add_argument("--latencies", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--report", type=Path, help=argparse.SUPPRESS)  # one of --processes
     return parser
 
 
@@ -95,12 +97,14 @@ def _in_processes(args: argparse.Namespace) -> dict[str, Any]:
 
     n, tables, clients = args.processes, args.tables, args.clients
     per_table = [clients // tables + (1 if t < clients % tables else 0) for t in range(tables)]
+    folder = tempfile.TemporaryDirectory(prefix="doublesix-loadtest-")
+    reports = [Path(folder.name) / f"{i}.json" for i in range(n)]
     workers, start = [], 0
     for i in range(n):
         count = tables // n + (1 if i < tables % n else 0)
         share = sum(per_table[start : start + count])
         start += count
-        command = [sys.executable, "-c", START, "loadtest", "--json", "--latencies"]
+        command = [sys.executable, "-c", START, "loadtest", "--report", str(reports[i])]
         command += ["--tables", str(count), "--clients", str(share), "--processes", "1"]
         command += ["--seconds", str(args.seconds), "--think", args.think]
         command += ["--preset", args.preset, "--bot", args.bot, "--seed", str(args.seed + i)]
@@ -109,14 +113,15 @@ def _in_processes(args: argparse.Namespace) -> dict[str, Any]:
                 command += [f"--{option}", str(getattr(args, option))]
         for url in args.url or ["http://127.0.0.1:8000"]:
             command += ["--url", url]
-        workers.append(subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
-    parts = []
-    for worker in workers:
-        out, err = worker.communicate()
-        if worker.returncode != 0:
-            raise CommandError(f"a load-test process failed: {err.decode()[-2000:]}")
-        parts.append(json.loads(out))
-    return merge(parts)
+        workers.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+    with folder:
+        parts = []
+        for worker, report in zip(workers, reports, strict=True):
+            _, err = worker.communicate()
+            if worker.returncode != 0:
+                raise CommandError(f"a load-test process failed: {err.decode()[-2000:]}")
+            parts.append(json.loads(report.read_text()))  # a file: a pipe may cut 64 KB
+        return merge(parts)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -147,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         figures = _in_processes(args)
         print(json.dumps(figures, indent=2) if args.json else text_report(figures))
         return 0
-    config = dataclasses.replace(config, keep_latencies=args.latencies)
+    config = dataclasses.replace(config, keep_latencies=args.report is not None)
     budget = 30.0 + 0.06 * config.clients + config.seconds + EXTRA_SECONDS
     try:
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
@@ -156,7 +161,9 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(e)) from None
     except TimeoutError:
         raise CommandError(f"the load test did not end within {budget:.0f} s; stopped") from None
-    if args.json:
+    if args.report is not None:  # with every latency, for the process that started this one
+        args.report.write_text(json.dumps(figures))
+    elif args.json:
         print(json.dumps(figures, indent=2))
     else:
         print(text_report(figures))
