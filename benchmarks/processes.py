@@ -13,7 +13,9 @@ PostgreSQL and on its Redis, and runs ``doublesix loadtest`` against them:
    duplicated events.
 
 Each run is one JSON line on stdout (the loadtest's figures, with the
-phase, the processes and the servers' CPU seconds); a summary with medians
+phase, the processes and the CPU seconds of the servers, of the load test,
+of PostgreSQL and Redis, and of the whole machine, over the load test, setup
+included); a summary with medians
 and the ratio goes to stderr. Each line has the machine's load average at its
 end (1, 5 and 15 minutes): other people's work on the machine counts in it.
 The servers run with ``--no-limits`` (every client comes from 127.0.0.1) and
@@ -26,6 +28,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import secrets
 import signal
 import socket
@@ -90,14 +93,37 @@ def cpu_seconds(proc: subprocess.Popen[bytes]) -> float:
     return (int(fields[11]) + int(fields[12])) / 100  # utime, stime in clock ticks
 
 
+def services_cpu_seconds() -> dict[str, float]:
+    """CPU seconds of this machine's PostgreSQL and Redis processes, and of all its cores
+    (busy, not idle or waiting for I/O), so far (Linux)."""
+    totals = {"postgres": 0.0, "redis": 0.0}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # gone meanwhile
+        name = text[text.index("(") + 1 : text.rindex(")")]
+        fields = text.rsplit(")", 1)[1].split()
+        for service in totals:
+            if name.startswith(service):
+                totals[service] += (int(fields[11]) + int(fields[12])) / 100
+    cores = [int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    totals["machine"] = (sum(cores) - cores[3] - cores[4]) / 100  # less idle and iowait
+    return totals
+
+
 def loadtest(urls: list[str], *options: str) -> dict[str, Any]:
     command = [sys.executable, "-c", START, "loadtest", "--json", *options]
     for url in urls:
         command += ["--url", url]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, capture_output=True, text=True, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the load test is the one reaped
     if done.returncode != 0:
         raise SystemExit(f"loadtest failed: {done.stderr[-3000:]}")
     figures: dict[str, Any] = json.loads(done.stdout)
+    used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    figures["loadtest_cpu_seconds"] = round(used, 2)
     return figures
 
 
@@ -109,10 +135,14 @@ def measure(folder: Path, processes: int, phase: str, *options: str) -> dict[str
     servers = [start(db, folder / f"serve-{phase}-{n}.log") for n in range(processes)]
     try:
         before = [cpu_seconds(p) for p, _ in servers]
+        services = services_cpu_seconds()
         figures = loadtest([url for _, url in servers], *options)
         figures["server_cpu_seconds"] = [
             round(cpu_seconds(p) - b, 2) for (p, _), b in zip(servers, before, strict=True)
         ]
+        after = services_cpu_seconds()
+        for key, seconds in after.items():
+            figures[f"{key}_cpu_seconds"] = round(seconds - services[key], 2)
     finally:
         for proc, _ in servers:
             proc.send_signal(signal.SIGTERM)
@@ -134,9 +164,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--site-seconds", type=float, default=60.0)
     parser.add_argument("--folder", type=Path, default=Path("/tmp/doublesix-processes"))
+    parser.add_argument(
+        "--loadtest-processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run each load test in N processes (doublesix loadtest --processes N)",
+    )
     args = parser.parse_args()
+    spread = ("--processes", str(args.loadtest_processes)) if args.loadtest_processes > 1 else ()
     args.folder.mkdir(parents=True, exist_ok=True)
-    flat = ("--tables", "100", "--clients", "200", "--think", "0", "--seconds")
+    flat = (*spread, "--tables", "100", "--clients", "200", "--think", "0", "--seconds")
     results: dict[int, list[dict[str, Any]]] = {1: [], 2: []}
     for _ in range(args.rounds):
         for processes in (1, 2):
@@ -147,7 +185,7 @@ def main() -> None:
         2,
         "site",
         "--tables", "500", "--clients", "2000", "--players", "4",
-        "--think", "0.5-2", "--seconds", str(args.site_seconds),
+        "--think", "0.5-2", "--seconds", str(args.site_seconds), *spread,
     )  # fmt: skip
 
     def median(processes: int, key: str) -> float:

@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import ipaddress
 import json
 import random
 import socket
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
@@ -78,6 +80,8 @@ class LoadConfig:
     setup_seconds: float | None = None
     """The deadline of creating the tables and connecting; default: grows with the clients."""
     seed: int = 0
+    keep_latencies: bool = False
+    """Report every latency too (``latencies_ms``), for ``merge`` of several processes."""
 
 
 def parse_think(text: str) -> tuple[float, float]:
@@ -476,6 +480,7 @@ async def run_load(config: LoadConfig) -> dict[str, Any]:
             run.seats(humans)
         return await _run_load(config, run)
     finally:
+        gc.unfreeze()  # what _run_load froze can be collected again
         for server in run.servers:
             await server.client.aclose()
 
@@ -515,6 +520,7 @@ async def _run_load(config: LoadConfig, run: _Run) -> dict[str, Any]:
                 f"setting up {config.clients} clients took over {setup_budget:.0f} s"
             ) from None
         setup_time = time.perf_counter() - started
+        gc.freeze()  # the clients live till the end: full collections (tens of ms) skip them
         run.measuring = True
         play_started = time.perf_counter()
         loops = [
@@ -552,6 +558,36 @@ async def _run_load(config: LoadConfig, run: _Run) -> dict[str, Any]:
     return report(
         config, run.stats, played, setup_time, moves_in_time, commands_in_time, latencies_in_time
     )
+
+
+def merge(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One report of the reports of several load-test processes that ran at once, each with
+    its own tables (and its ``latencies_ms``): counts and rates add up, the percentiles are
+    those of all the latencies together."""
+    first = parts[0]
+    out: dict[str, Any] = {key: first[key] for key in ("urls", "preset", "think")}
+    for key in ("tables", "clients", "connected", "moves", "commands", "errors"):
+        out[key] = sum(part[key] for part in parts)
+    for key in ("rate_limited", "lost", "duplicated", "frames", "games_finished"):
+        out[key] = sum(part[key] for part in parts)
+    for key in ("moves_per_second", "commands_per_second"):
+        out[key] = round(sum(part[key] for part in parts), 1)
+    out["seconds"] = max(part["seconds"] for part in parts)
+    out["setup_seconds"] = max(part["setup_seconds"] for part in parts)
+    lat = [x for part in parts for x in part["latencies_ms"]]
+    out["latency_ms"] = {
+        "count": len(lat),
+        "p50": _percentile(lat, 50),
+        "p90": _percentile(lat, 90),
+        "p99": _percentile(lat, 99),
+        "max": max(lat) if lat else None,
+    }
+    kinds: Counter[str] = Counter()
+    for part in parts:
+        kinds.update(part["errors_by_kind"])
+    out["errors_by_kind"] = dict(kinds)
+    out["processes"] = len(parts)
+    return out
 
 
 def _percentile(values: list[float], p: float) -> float | None:
@@ -604,7 +640,7 @@ def report(
         "duplicated": stats.duplicated,
         "frames": stats.frames,
         "games_finished": stats.games_finished,
-    }
+    } | ({"latencies_ms": [ms(x) for x in lat]} if config.keep_latencies else {})
 
 
 def text_report(figures: dict[str, Any]) -> str:

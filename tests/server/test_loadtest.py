@@ -59,6 +59,29 @@ def test_loadtest_plays_and_reports(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert figures["lost"] == 0 and figures["duplicated"] == 0
 
 
+def test_loadtest_in_two_processes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--processes 2``: each process plays its share of the tables; one report of both."""
+    port = _free_port()
+    server = _serve(tmp_path / "load.sqlite3", port, tmp_path / "serve.log")
+    try:
+        url = f"http://127.0.0.1:{port}"
+        options = "--tables 2 --clients 5 --players 3 --seconds 3 --think 0-0.05 --target 30"
+        code = main(["loadtest", "--url", url, *options.split(), "--processes", "2", "--json"])
+        out = capsys.readouterr().out
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert code == 0, out
+    figures: dict[str, Any] = json.loads(out)
+    assert figures["processes"] == 2 and figures["clients"] == 5 and figures["tables"] == 2
+    assert figures["connected"] >= 5 and figures["moves"] > 10
+    assert figures["latency_ms"]["count"] > 5
+    assert 0 < figures["latency_ms"]["p50"] <= figures["latency_ms"]["p99"]
+    assert figures["errors"] == 0, figures["errors_by_kind"]
+    assert figures["lost"] == 0 and figures["duplicated"] == 0
+    assert "latencies_ms" not in figures
+
+
 @pytest.mark.parametrize(
     "url",
     [

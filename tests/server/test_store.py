@@ -105,7 +105,7 @@ def test_database_urls() -> None:
 def test_a_group_commit_checks_every_table(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    """Commits waiting together go in one transaction (on PostgreSQL one UPDATE for all the
+    """Commits waiting together go in one transaction (on PostgreSQL one statement for all the
     tables): each is written with its summary, and a stale one is refused alone."""
     store = _store(backend, tmp_path, request)
 
@@ -156,7 +156,7 @@ def test_a_group_commit_checks_every_table(
 
 
 def test_a_group_commit_is_fenced_per_table(request: pytest.FixtureRequest) -> None:
-    """With a fence, the one UPDATE of a group writes only the tables whose lease is this
+    """With a fence, the one statement of a group writes only the tables whose lease is this
     process's: a table another process holds now is refused, the others are written."""
     store = SqlStore(POSTGRES, schema_name=request.getfixturevalue("pg_schema"))
     store.fence = Fence("me", lambda: 10.0, 5.0)

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from doublesix.cli.common import CommandError, Subparsers, UsageError, number
 
+START = "import sys; from doublesix.cli import main; sys.exit(main())"
+"""How a load-test process of ``--processes`` starts (this package's command line)."""
 EXTRA_SECONDS = 60.0
 """Beyond setup, play and drain: the whole run is cut off after this much more."""
 
@@ -59,7 +68,60 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--bot", default="greedy", help="the bot in the other seats (%(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the clients' choices")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run the clients in N processes, each with its share of the tables, so the "
+        "load test's own event loop is not the bottleneck (%(default)s)",
+    )
+    parser.add_argument("--report", type=Path, help=argparse.SUPPRESS)  # one of --processes
     return parser
+
+
+def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop where there is one (as the server): the clients' own event loop costs less of
+    the cores it shares with the server it measures."""
+    try:
+        import uvloop
+    except ImportError:  # not on this system
+        return None
+    return uvloop.new_event_loop
+
+
+def _in_processes(args: argparse.Namespace) -> dict[str, Any]:
+    """Run ``args.processes`` load tests at once, each with its share of the tables and of
+    their clients (a table's clients stay in one process: one clock per latency)."""
+    from doublesix.loadtest import merge
+
+    n, tables, clients = args.processes, args.tables, args.clients
+    per_table = [clients // tables + (1 if t < clients % tables else 0) for t in range(tables)]
+    folder = tempfile.TemporaryDirectory(prefix="doublesix-loadtest-")
+    reports = [Path(folder.name) / f"{i}.json" for i in range(n)]
+    workers, start = [], 0
+    for i in range(n):
+        count = tables // n + (1 if i < tables % n else 0)
+        share = sum(per_table[start : start + count])
+        start += count
+        command = [sys.executable, "-c", START, "loadtest", "--report", str(reports[i])]
+        command += ["--tables", str(count), "--clients", str(share), "--processes", "1"]
+        command += ["--seconds", str(args.seconds), "--think", args.think]
+        command += ["--preset", args.preset, "--bot", args.bot, "--seed", str(args.seed + i)]
+        for option in ("players", "target"):
+            if getattr(args, option) is not None:
+                command += [f"--{option}", str(getattr(args, option))]
+        for url in args.url or ["http://127.0.0.1:8000"]:
+            command += ["--url", url]
+        workers.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+    with folder:
+        parts = []
+        for worker, report in zip(workers, reports, strict=True):
+            _, err = worker.communicate()
+            if worker.returncode != 0:
+                raise CommandError(f"a load-test process failed: {err.decode()[-2000:]}")
+            parts.append(json.loads(report.read_text()))  # a file: a pipe may cut 64 KB
+        return merge(parts)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,14 +146,24 @@ def run(args: argparse.Namespace) -> int:
             check_url(url)  # before anything connects anywhere
     except LoadError as e:
         raise UsageError(str(e)) from None
+    if not 1 <= args.processes <= min(config.tables, 64):
+        raise UsageError(f"--processes {args.processes}: give 1 to 64, at most one per table")
+    if args.processes > 1:
+        figures = _in_processes(args)
+        print(json.dumps(figures, indent=2) if args.json else text_report(figures))
+        return 0
+    config = dataclasses.replace(config, keep_latencies=args.report is not None)
     budget = 30.0 + 0.06 * config.clients + config.seconds + EXTRA_SECONDS
     try:
-        figures = asyncio.run(asyncio.wait_for(run_load(config), budget))
+        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+            figures = runner.run(asyncio.wait_for(run_load(config), budget))
     except LoadError as e:
         raise CommandError(str(e)) from None
     except TimeoutError:
         raise CommandError(f"the load test did not end within {budget:.0f} s; stopped") from None
-    if args.json:
+    if args.report is not None:  # with every latency, for the process that started this one
+        args.report.write_text(json.dumps(figures))
+    elif args.json:
         print(json.dumps(figures, indent=2))
     else:
         print(text_report(figures))

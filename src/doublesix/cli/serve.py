@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 
@@ -148,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
     _more_files()
     where = f"database {args.db}" + (f", Redis {args.redis}" if args.redis else "")
     print(f"doublesix: serving http://{args.host}:{args.port}/ ({where})", flush=True)
+    gc.freeze()  # the modules loaded by now are never garbage: full collections skip them
     uvicorn.run(
         "doublesix.server.app:from_environment",
         factory=True,
@@ -162,6 +164,9 @@ def run(args: argparse.Namespace) -> int:
         limit_concurrency=CONNECTIONS,
         h11_max_incomplete_event_size=16 * 1024,  # a request's line and headers
         ws_max_size=16 * 1024,  # a client frame is 4,096 characters at most
+        # no permessage-deflate: compressing each small frame cost more CPU than the bytes
+        # it saved on the loopback or a LAN (profile of issue 12's load test: 5% a process)
+        ws_per_message_deflate=False,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         timeout_graceful_shutdown=5,

@@ -29,7 +29,7 @@ from doublesix.server.store import StaleVersionError
 from doublesix.server.workers import Busy
 from doublesix.table import commands
 from doublesix.table.errors import Refusal, TableError
-from doublesix.table.frames import encode, entry_frame
+from doublesix.table.frames import encode, event_frames
 from doublesix.table.model import JSON, Entry, EventKind, Table, TableStatus
 from doublesix.table.state import Announce, OpenRematch, Outcome, TableState, Think
 
@@ -177,10 +177,9 @@ class TableHost:
         if not hub.wanted(self.id):
             return
         state = self.state
-        views = {viewer: encode(state.view(viewer)) for viewer in state.viewers()}
+        views = state.encoded_views()
         for entry in entries:
-            frames = {viewer: entry_frame(entry, viewer, views[viewer]) for viewer in views}
-            hub.publish(self.id, entry.version, frames)
+            hub.publish(self.id, entry.version, event_frames(entry, views))
 
     def _carry_out(self, outcome: Outcome) -> None:
         for effect in outcome.effects:

@@ -15,11 +15,14 @@ The commits of all tables that wait while a transaction is being written
 go together into the next one (group commit): one BEGIN and one COMMIT for
 many tables, every row checked as above. SQLite takes one writer at a time
 anyway; on PostgreSQL a transaction's round trips, not its rows, are what
-a move costs, so there the group's ``tables`` rows are checked and written
-by one UPDATE ... FROM unnest (and its entries by one INSERT), whatever the
-size of the group. If any of them fails, the group is rolled back and its commits are
-written one by one, so one table's failure never becomes another's. Each
-``commit`` returns only once its own transaction is committed.
+a move costs, so there a group is written by one statement on asyncpg
+(``pg_commit``: each table's row checked and updated, and the entries of the
+tables it updated inserted, whatever the size of the group; a stale table is
+refused alone). A group that changes seats is written by one UPDATE ...
+FROM unnest and one INSERT in a transaction. If a group fails, it is rolled
+back and its commits are written one by one, so one table's failure never
+becomes another's. Each ``commit`` returns only once its own transaction is
+committed.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import StaticPool
 
 from doublesix.server import schema
+from doublesix.server.pg_commit import commit_group
 from doublesix.table.model import Entry, EventKind, Seat, SeatKind, Table, TableStatus
 
 DEFAULT_DB = "sqlite+aiosqlite:///doublesix.sqlite3"
@@ -210,8 +214,12 @@ class SqlStore:
         while self._waiting:
             group, self._waiting = self._waiting, []
             try:
-                async with self.writing() as conn:
-                    await _write(conn, group, self.fence)
+                if self._in_one_statement(group):
+                    written = await self._commit_in_one_statement(group)
+                else:
+                    async with self.writing() as conn:
+                        await _write(conn, group, self.fence)
+                    written = {one.table.id for one in group}
             except Exception:
                 for one in group:  # the group is rolled back: one by one, each its own fate
                     try:
@@ -223,7 +231,22 @@ class SqlStore:
                         _settle(one, None)
             else:
                 for one in group:
-                    _settle(one, None)
+                    _settle(one, None if one.table.id in written else _stale(one))
+
+    def _in_one_statement(self, group: Sequence[_Pending]) -> bool:
+        """Whether ``pg_commit`` writes the group: PostgreSQL, each table once, no seats."""
+        if self.url.get_backend_name() != "postgresql":
+            return False
+        once = len({one.table.id for one in group}) == len(group)
+        return once and not any(one.seats for one in group)
+
+    async def _commit_in_one_statement(self, group: Sequence[_Pending]) -> set[str]:
+        async with self.engine.connect() as conn:
+            driver = (await conn.get_raw_connection()).driver_connection
+            assert driver is not None  # an open connection has its asyncpg connection
+            return await commit_group(
+                driver, [(one.table, one.entries) for one in group], self.fence
+            )
 
     async def table(self, table_id: str) -> Table | None:
         found = await self._tables(schema.tables.c.id == table_id, limit=1)
@@ -300,6 +323,13 @@ class _Pending:
     entries: tuple[Entry, ...]
     seats: bool
     done: asyncio.Future[None] | None = None
+
+
+def _stale(pending: _Pending) -> StaleVersionError:
+    before = pending.entries[0].version - 1
+    return StaleVersionError(
+        f"table {pending.table.id} is not at version {before} any more, or not held here"
+    )
 
 
 def _settle(pending: _Pending, error: Exception | None) -> None:
@@ -390,10 +420,7 @@ async def _update_all(
     written = {row[0] for row in done}
     for one in group:
         if one.table.id not in written:
-            before = one.entries[0].version - 1
-            raise StaleVersionError(
-                f"table {one.table.id} is not at version {before} any more, or not held here"
-            )
+            raise _stale(one)
 
 
 async def _update_each(
@@ -413,9 +440,7 @@ async def _update_each(
             )
         done = await conn.execute(t.update().where(*where).values(**_state_values(table)))
         if done.rowcount != 1:
-            raise StaleVersionError(
-                f"table {table.id} is not at version {before} any more, or not held here"
-            )
+            raise _stale(one)
 
 
 def _state_values(table: Table) -> dict[str, Any]:

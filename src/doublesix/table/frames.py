@@ -9,7 +9,8 @@ that holds a table's log can resend exactly what a client missed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import orjson
 
@@ -76,9 +77,13 @@ def encode(value: object) -> str:
     return orjson.dumps(value).decode()
 
 
+def _update_head(version: int, events: Sequence[JSON]) -> str:
+    return f'{{"type": "update", "version": {version}, "events": {encode(events)}'
+
+
 def update_frame(version: int, events: Sequence[JSON], view: str | None) -> str:
     """An ``update`` frame; ``view`` (encoded) is left out of the frames a resume replays."""
-    head = f'{{"type": "update", "version": {version}, "events": {encode(events)}'
+    head = _update_head(version, events)
     return head + "}" if view is None else f'{head}, "view": {view}}}'
 
 
@@ -87,3 +92,48 @@ def entry_frame(entry: Entry, viewer: Viewer, view: str | None) -> str:
     if entry.kind == EventKind.CHAT:
         return encode(chat_message(entry))
     return update_frame(entry.version, entry_events(entry, viewer), view)
+
+
+@dataclass(frozen=True)
+class EncodedViews:
+    """Every viewer's view, encoded in two parts: ``shared`` (the keys every viewer sees
+    alike: ``'{"table": ...'`` without its closing brace) and each viewer's ``own`` keys
+    (``'"seat": ...}'``)."""
+
+    shared: str
+    own: Mapping[Viewer, str]
+
+    def text(self, viewer: Viewer) -> str:
+        """The whole view of ``viewer``, as ``encode(view)`` writes it."""
+        return f"{self.shared},{self.own[viewer]}"
+
+
+@dataclass(frozen=True)
+class EventFrames:
+    """The frames of one entry, one per viewer, in parts: a viewer's frame is its ``head``,
+    the ``middle`` that every viewer's frame holds (the shared part of the view), and its
+    ``tail``. Between processes the middle travels once, not once per viewer."""
+
+    middle: str
+    parts: Mapping[Viewer, tuple[str, str]]
+
+    def get(self, viewer: Viewer) -> str | None:
+        """The frame of ``viewer``, if there is one for it."""
+        part = self.parts.get(viewer)
+        return None if part is None else f"{part[0]}{self.middle}{part[1]}"
+
+
+def event_frames(entry: Entry, views: EncodedViews) -> EventFrames:
+    """The frame of ``entry`` for every viewer of ``views``: the same text as
+    ``entry_frame(entry, viewer, views.text(viewer))``."""
+    if entry.kind == EventKind.CHAT:
+        frame = encode(chat_message(entry))
+        return EventFrames("", {viewer: (frame, "") for viewer in views.own})
+    parts = {
+        viewer: (
+            f'{_update_head(entry.version, entry_events(entry, viewer))}, "view": ',
+            f",{own}}}",
+        )
+        for viewer, own in views.own.items()
+    }
+    return EventFrames(views.shared, parts)

@@ -31,7 +31,7 @@ from doublesix.rules.view import SeatView
 from doublesix.table import clocks, commands
 from doublesix.table.config import TableConfig
 from doublesix.table.errors import Refusal, TableError
-from doublesix.table.frames import Viewer, chat_message, encode, entry_frame
+from doublesix.table.frames import EncodedViews, Viewer, chat_message, encode, entry_frame
 from doublesix.table.model import (
     GAME_KINDS,
     JSON,
@@ -44,7 +44,14 @@ from doublesix.table.model import (
     Table,
     TableStatus,
 )
-from doublesix.table.views import TableInfo, event_json, view_json, view_of
+from doublesix.table.views import (
+    TableInfo,
+    event_json,
+    own_json,
+    round_events,
+    shared_json,
+    view_of,
+)
 from doublesix.tiles import Tile
 
 
@@ -659,16 +666,34 @@ class TableState:
 
     def view(self, viewer: Viewer) -> JSON:
         """The protocol's ``View`` for ``viewer``."""
+        events = None if self.game is None else round_events(self.game)
+        return self._shared_view() | self._own_view(viewer, events)
+
+    def encoded_views(self) -> EncodedViews:
+        """Every viewer's ``view``, encoded (``text(v)`` is ``encode(view(v))``): the part
+        that all viewers share is built and encoded once, each one's own part apart."""
+        events = None if self.game is None else round_events(self.game)
+        shared = encode(self._shared_view())[:-1]  # '{"table": ...' without its '}'
+        own = {v: encode(self._own_view(v, events))[1:] for v in self.viewers()}
+        return EncodedViews(shared, own)
+
+    def _shared_view(self) -> JSON:
+        """The keys of the ``View`` that are the same for every viewer."""
         ready = self.ready | {s.number for s in self.table.seats if s.kind == SeatKind.BOT}
         deadline = self.table.deadline if clocks.clock_runs(self) else None
-        seen = None if self.game is None else self.seat_view(viewer)
-        base = view_json(self.info(), self.game, viewer, ready, deadline, self.away(), seen)
-        return base | {
+        seen = None if self.game is None else self.seat_view(0)  # what all seats see alike
+        shared = shared_json(self.info(), self.game, seen, ready, deadline, self.away())
+        return shared | {
             "bots": [s.bot for s in self.table.seats],
             "chat": [chat_message(e) for e in self.chat],
             "rematch": {"agreed": sorted(self.rematch), "table": self.rematch_table},
             "closed": None if self.closed is None else self.closed.value,
         }
+
+    def _own_view(self, viewer: Viewer, events: list[JSON] | None) -> JSON:
+        """The keys of the ``View`` that are ``viewer``'s own (``views.OWN_KEYS``)."""
+        seen = None if self.game is None else self.seat_view(viewer)
+        return own_json(self.game, viewer, seen, events)
 
     def snapshot(self, viewer: Viewer) -> JSON:
         return {"type": "snapshot", "version": self.table.version, "view": self.view(viewer)}
