@@ -44,6 +44,7 @@ class Seat:
         self.version = 0 if since is None else since.version
         self.view: dict[str, Any] = {} if since is None else since.view
         self.resumed = False
+        self.sent_at = 0.0
         self.skip_errors = False
         """Take no error frame for an update (a command refused while the owner changed)."""
         self.ws: ClientConnection = connect(f"{process.ws}/ws/table/{table}", open_timeout=15)
@@ -78,6 +79,13 @@ class Seat:
         while self.version < version:
             self.take(self.receive())
 
+    def send(self, frame: dict[str, Any]) -> None:
+        """Send ``frame`` 50 ms after this socket's last one at the soonest: the server lets a
+        socket send 20 frames a second (a seat seldom waits, the other seat moves between)."""
+        time.sleep(max(0.0, self.sent_at + 0.05 - time.monotonic()))
+        self.ws.send(json.dumps(frame))
+        self.sent_at = time.monotonic()
+
     def act(self) -> dict[str, Any] | None:
         view = self.view
         if view["status"] == "round_over" and view["seat"] not in view["continue"]:
@@ -101,12 +109,8 @@ def play(seats: list[Seat], limit: int = 2000) -> None:
             frame = seat.act()
             if frame is None:
                 continue
-            seat.ws.send(json.dumps(frame))
+            seat.send(frame)
             answer = seat.receive()
-            while answer["type"] == "error" and answer["code"] == "rate_limited":
-                time.sleep(0.2)  # past a socket's burst of 40 frames: 20 a second
-                seat.ws.send(json.dumps(frame))
-                answer = seat.receive()
             if answer["type"] == "error":
                 assert answer["code"] in ("server", "stale"), answer  # a table changing hands
                 stale += answer["code"] == "stale"
