@@ -50,16 +50,15 @@ def _wait_for(url: str, proc: subprocess.Popen[bytes], seconds: float = 30.0) ->
     raise RuntimeError(f"the server did not answer at {url}")
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a running ``doublesix serve``."""
-    folder = tmp_path_factory.mktemp("server")
+def serve(folder: Path, *extra: str) -> Iterator[str]:
+    """Run ``doublesix serve`` (quick bots, SQLite in ``folder``, options ``extra``) while
+    the generator is open; it yields the server's base URL."""
     port = _free_port()
     db = f"sqlite+aiosqlite:///{folder / 'browser.sqlite3'}"
     exe = shutil.which("doublesix", path=str(Path(sys.executable).parent))
     command = [exe] if exe else [sys.executable, "-c", "from doublesix.cli import main; main()"]
     command += ["serve", "--port", str(port), "--db", db, "--bot-delay", BOT_DELAY]
-    command += ["--log-level", "warning"]
+    command += ["--log-level", "warning", *extra]
     log = (folder / "server.log").open("wb")
     proc = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
@@ -73,6 +72,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a running ``doublesix serve``."""
+    yield from serve(tmp_path_factory.mktemp("server"))
 
 
 @pytest.fixture(scope="package")

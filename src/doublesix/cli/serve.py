@@ -102,6 +102,14 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="with --redis: a table whose process died is taken over after this long (%(default)s)",
     )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="deal the new tables from seeds S, S+1, ... in each server process, the same "
+        "games on every run (for tests; default: a new random seed for every table)",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn's log level (%(default)s)")
     return parser
 
@@ -144,6 +152,7 @@ def run(args: argparse.Namespace) -> int:
         },
         "address_limits": not args.no_limits,
         "origins": args.origin,
+        "seed": args.seed,
     }
     os.environ[SERVE_ENV] = json.dumps(options)
     _more_files()

@@ -9,6 +9,7 @@ area), the table socket in ``ws.py``, each table's shell in ``host.py``.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import os
@@ -60,9 +61,12 @@ def from_environment() -> FastAPI:
     """The app of ``doublesix serve``, in each of its processes (uvicorn's factory)."""
     options = json.loads(os.environ[SERVE_ENV])
     chosen = {k: v for k, v in options["settings"].items() if v is not None}
+    settings = Settings(**chosen)
+    if options.get("seed") is not None:  # ``serve --seed``: the same deals on every run
+        settings.new_seed = itertools.count(options["seed"]).__next__
     return create_app(
         options["db"],
-        settings=Settings(**chosen),
+        settings=settings,
         address_limits=AddressLimits() if options["address_limits"] else None,
         origins=options["origins"],
     )
