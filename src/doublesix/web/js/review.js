@@ -22,12 +22,13 @@ function moveCell(move) {
 }
 
 /** Expected points (the hint's unit) to one decimal. */
+// `|| 0`: a loss that rounds to nothing is 0, not −0.
 function tenths(x) {
-  return Math.round((x ?? 0) * 10) / 10;
+  return Math.round((x ?? 0) * 10) / 10 || 0;
 }
 
 function percent(x) {
-  return lit('td', `${formatNumber(Math.round(100 * x))}%`, 'num');
+  return lit('td', `${formatNumber(Math.round(100 * x) || 0)}%`, 'num');
 }
 
 function row(item, viewer) {
