@@ -147,8 +147,9 @@ class Player:
             seat = view.get("seat")
             if view.get("status") == "round_over":
                 if seat not in view.get("continue", []):
-                    await self.ws.send(json.dumps({"type": "continue"}))
-                await self.update()
+                    await self.press_continue(seat)
+                else:
+                    await self.update()
                 continue
             if view.get("status") == "playing" and view.get("turn") == seat:
                 await asyncio.sleep(THINK)
@@ -169,6 +170,16 @@ class Player:
                 continue
             await self.update()
 
+    async def press_continue(self, seat: int) -> None:
+        """Press Continue and take updates until one shows it pressed. The next update
+        may be the other player's press, made before this one was: answering it with a
+        second press once the next round had begun was refused ``illegal``."""
+        await self.ws.send(json.dumps({"type": "continue"}))
+        while True:
+            await self.update()
+            if self.view.get("status") != "round_over" or seat in self.view.get("continue", []):
+                return
+
     async def ask_hint(self) -> None:
         asked = time.perf_counter()
         await self.ws.send(json.dumps({"type": "hint"}))
@@ -177,6 +188,8 @@ class Player:
             if frame["type"] == "hint":
                 self.phase.hint.append(time.perf_counter() - asked)
                 return
+            if frame["type"] == "update":  # the view follows it while the hint is awaited
+                self.version, self.view = frame["version"], frame["view"]
             if frame["type"] == "error":
                 self.phase.errors.append(str(frame.get("code")))
                 return
