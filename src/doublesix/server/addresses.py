@@ -2,11 +2,12 @@
 
 One address may send ``requests`` requests per window, and fewer to the
 routes that create something (``routes``: a guest, an account, a login, a
-table, an upload, a review); past a limit it gets 429 with the protocol's error naming the limit,
-and ``Retry-After``. It may hold ``sockets`` table sockets at once and open
-``socket_opens`` per window; a socket past those is accepted and closed at
-once with code 4429 and the limit as its reason (a browser shows no reason
-for a refused handshake).
+table, an upload, a review) and to the lobby's list of tables; past a limit
+it gets 429 with the protocol's error naming the limit, and ``Retry-After``.
+It may hold ``sockets`` table sockets at once and open ``socket_opens`` per
+window; a socket past those is accepted and closed at once with code 4429
+and the limit as its reason (a browser shows no reason for a refused
+handshake).
 
 Each refusal is a strike for the penalty box (``penalties``): an address
 refused again and again is refused everything for a while, its requests with
@@ -50,9 +51,12 @@ class AddressLimits:
             "POST /api/tables": "30/minute",
             "POST /api/records": "30/minute",
             "POST /api/records/review": "10/minute",
+            "GET /api/tables": "30/10 seconds",
         }
     )
-    """Stricter limits of the routes that make something (method and path)."""
+    """Stricter limits of the routes that make something (method and path), and of the
+    lobby's list of tables: a database query over every table, which a lobby page asks
+    every 4 s; 300 of them in a burst held the event loop (benchmarks/hostile.py)."""
     sockets: int = 32
     """Table sockets open at once."""
     socket_opens: str = "120/minute"
