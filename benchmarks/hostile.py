@@ -13,7 +13,8 @@ and up, as other clients would). Measured per phase:
   pad);
 - hint: from asking a hint to its answer (every third turn at the expert's
   table);
-- moves made and errors (a game that stops shows as no moves).
+- moves made and errors (a game that stops shows as no moves);
+- the machine's load average as the phase ended (others' work shows there).
 
     .venv/bin/python benchmarks/hostile.py --seconds 20 | tee benchmarks/hostile.log
 
@@ -94,6 +95,8 @@ class Phase:
     hint: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     attack: dict[str, int] = field(default_factory=dict)
+    load: float = 0.0
+    """The machine's load average (1 minute) as the phase ended: the machine is shared."""
 
     def row(self) -> dict[str, Any]:
         def ms(x: float | None) -> float | None:
@@ -109,6 +112,7 @@ class Phase:
             "hint_p50": ms(pct(self.hint, 50)),
             "hint_p99": ms(pct(self.hint, 99)),
             "errors": len(self.errors),
+            "load": self.load,
             "error_codes": sorted(set(self.errors)),
             "attack": self.attack,
         }
@@ -147,8 +151,9 @@ class Player:
             seat = view.get("seat")
             if view.get("status") == "round_over":
                 if seat not in view.get("continue", []):
-                    await self.ws.send(json.dumps({"type": "continue"}))
-                await self.update()
+                    await self.press_continue(seat)
+                else:
+                    await self.update()
                 continue
             if view.get("status") == "playing" and view.get("turn") == seat:
                 await asyncio.sleep(THINK)
@@ -169,6 +174,16 @@ class Player:
                 continue
             await self.update()
 
+    async def press_continue(self, seat: int) -> None:
+        """Press Continue and take updates until one shows it pressed. The next update
+        may be the other player's press, made before this one was: answering it with a
+        second press once the next round had begun was refused ``illegal``."""
+        await self.ws.send(json.dumps({"type": "continue"}))
+        while True:
+            await self.update()
+            if self.view.get("status") != "round_over" or seat in self.view.get("continue", []):
+                return
+
     async def ask_hint(self) -> None:
         asked = time.perf_counter()
         await self.ws.send(json.dumps({"type": "hint"}))
@@ -177,6 +192,8 @@ class Player:
             if frame["type"] == "hint":
                 self.phase.hint.append(time.perf_counter() - asked)
                 return
+            if frame["type"] == "update":  # the view follows it while the hint is awaited
+                self.version, self.view = frame["version"], frame["view"]
             if frame["type"] == "error":
                 self.phase.errors.append(str(frame.get("code")))
                 return
@@ -475,6 +492,7 @@ async def measure(base: str, seconds: float, only: list[str]) -> list[Phase]:
             out, _ = await attacker.communicate()
             with contextlib.suppress(ValueError, IndexError):
                 phase.attack = json.loads(out.decode().strip().splitlines()[-1])
+        phase.load = round(os.getloadavg()[0], 1)
         phases.append(phase)
         print(json.dumps(phase.row()), flush=True)
         await asyncio.sleep(3)  # the server settles
@@ -487,8 +505,8 @@ def table(phases: list[Phase]) -> str:
     quiet = phases[0].row()
     lines = [
         "| phase | moves | move p50 ms | move p99 ms | p99 / quiet | bot reply p50 / p99 ms"
-        " | hint p50 / p99 ms | errors |",
-        "|---|---|---|---|---|---|---|---|",
+        " | hint p50 / p99 ms | errors | load |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for phase in phases:
         r = phase.row()
@@ -500,7 +518,7 @@ def table(phases: list[Phase]) -> str:
         lines.append(
             f"| {r['phase']} | {r['moves']} | {r['move_p50']} | {r['move_p99']} | {ratio} "
             f"| {r['bot_p50']} / {r['bot_p99']} | {r['hint_p50']} / {r['hint_p99']} "
-            f"| {r['errors']} |"
+            f"| {r['errors']} | {r['load']} |"
         )
     return "\n".join(lines)
 

@@ -97,6 +97,12 @@ def test_limits_per_address_and_per_guest(tmp_path: Path) -> None:
         assert refused.json()["limit"] == "30 per minute" and refused.headers["retry-after"]
         assert "POST /api/guest" in refused.json()["error"]
 
+        # the lobby's list of tables: a query over every table, fewer than other requests
+        answers = [http.get("/api/tables") for _ in range(30)]
+        refused = next(a for a in answers if a.status_code == 429)
+        assert refused.json()["limit"] == "30 per 10 seconds"
+        assert "GET /api/tables" in refused.json()["error"]
+
 
 def bot_table_of(http: httpx.Client) -> str:
     """The id of a table being played (any table will do for spectators)."""

@@ -2,30 +2,36 @@
 
 One address may send ``requests`` requests per window, and fewer to the
 routes that create something (``routes``: a guest, an account, a login, a
-table, an upload, a review); past a limit it gets 429 with the protocol's error naming the limit,
-and ``Retry-After``. It may hold ``sockets`` table sockets at once and open
-``socket_opens`` per window; a socket past those is accepted and closed at
-once with code 4429 and the limit as its reason (a browser shows no reason
-for a refused handshake).
+table, an upload, a review) and to the lobby's list of tables; past a limit
+it gets 429 with the protocol's error naming the limit, and ``Retry-After``.
+It may hold ``sockets`` table sockets at once and open ``socket_opens`` per
+window; a socket past those is accepted and closed at once with code 4429
+and the limit as its reason (a browser shows no reason for a refused
+handshake).
 
-The counts use the ``limits`` library (moving windows, in this process's
-memory). ``doublesix serve`` turns them on; an app made without them (the
-tests) has none.
+Each refusal is a strike for the penalty box (``penalties``): an address
+refused again and again is refused everything for a while, its requests with
+429 and ``connection: close``, its sockets with 4429.
+
+The limits are in ``limits`` notation, counted in moving windows
+(``windows``, in this process's memory). ``doublesix serve`` turns them on; an
+app made without them (the tests) has none.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from doublesix.server.penalties import BOX, Boxed, PenaltyBox
+from doublesix.server.windows import MovingWindows
 
 CLOSE_LIMITED = 4429
 """The close code of a socket refused by a limit (its reason names the limit)."""
@@ -45,9 +51,12 @@ class AddressLimits:
             "POST /api/tables": "30/minute",
             "POST /api/records": "30/minute",
             "POST /api/records/review": "10/minute",
+            "GET /api/tables": "30/10 seconds",
         }
     )
-    """Stricter limits of the routes that make something (method and path)."""
+    """Stricter limits of the routes that make something (method and path), and of the
+    lobby's list of tables: a database query over every table, which a lobby page asks
+    every 4 s; 300 of them in a burst held the event loop (benchmarks/hostile.py)."""
     sockets: int = 32
     """Table sockets open at once."""
     socket_opens: str = "120/minute"
@@ -62,12 +71,14 @@ def _said(item: RateLimitItem) -> str:
 
 
 class AddressGuard:
-    """The ASGI middleware: ``app`` behind the limits of ``limits`` per client address."""
+    """The ASGI middleware: ``app`` behind the limits of ``limits`` per client address,
+    striking ``box`` at each refusal."""
 
-    def __init__(self, app: ASGIApp, limits: AddressLimits) -> None:
+    def __init__(self, app: ASGIApp, limits: AddressLimits, box: PenaltyBox = BOX) -> None:
         self.app = app
         self.limits = limits
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.box = box
+        self.windows = MovingWindows()
         self.requests = parse(limits.requests)
         self.routes = {route: parse(text) for route, text in limits.routes.items()}
         self.socket_opens = parse(limits.socket_opens)
@@ -79,23 +90,29 @@ class AddressGuard:
             return
         client = scope.get("client")
         address = client[0] if client else ""
+        boxed = self.box.refuses(address)
         if scope["type"] == "http":
+            if boxed is not None:
+                await self._boxed(send, boxed)
+                return
             route = f"{scope['method']} {scope['path'].rstrip('/')}"
             for key, item in ((route, self.routes.get(route)), ("*", self.requests)):
-                if item is not None and not self.limiter.hit(item, key, address):
+                if item is not None and not self.windows.hit(item, f"{key} {address}"):
                     await self._too_many(send, item, key, address)
                     return
             await self.app(scope, receive, send)
             return
-        if self.sockets[address] >= self.limits.sockets:
-            await _refuse_socket(
-                receive, send, f"at most {self.limits.sockets} sockets from one address"
-            )
-            return
-        if not self.limiter.hit(self.socket_opens, "ws", address):
-            await _refuse_socket(
-                receive, send, f"at most {_said(self.socket_opens)} new sockets from one address"
-            )
+        refusal = None
+        if boxed is not None:  # a close reason is 123 bytes at most
+            refusal = f"refused for {self.box.retry_after(boxed)} s: passed its limits too often"
+        elif self.sockets[address] >= self.limits.sockets:
+            refusal = f"at most {self.limits.sockets} sockets from one address"
+        elif not self.windows.hit(self.socket_opens, f"ws {address}"):
+            refusal = f"at most {_said(self.socket_opens)} new sockets from one address"
+        if refusal is not None:
+            if boxed is None:
+                self.box.strike(address, refusal)
+            await _refuse_socket(receive, send, refusal)
             return
         self.sockets[address] += 1
         try:
@@ -106,28 +123,31 @@ class AddressGuard:
                 del self.sockets[address]
 
     async def _too_many(self, send: Send, item: RateLimitItem, key: str, address: str) -> None:
-        stats = self.limiter.get_window_stats(item, key, address)
-        retry = max(1, math.ceil(stats.reset_time - time.time()))
+        retry = max(1, math.ceil(self.windows.reset_in(item, f"{key} {address}")))
         where = "requests" if key == "*" else key
-        body = json.dumps(
-            {
-                "error": f"too many {where} from your address: at most {_said(item)}",
-                "limit": _said(item),
-                "retry_after": retry,
-            }
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 429,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"retry-after", str(retry).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        error = f"too many {where} from your address: at most {_said(item)}"
+        self.box.strike(address, f"{where}: at most {_said(item)}")
+        await _too_many(send, {"error": error, "limit": _said(item), "retry_after": retry})
+
+    async def _boxed(self, send: Send, boxed: Boxed) -> None:
+        retry = self.box.retry_after(boxed)
+        body = {"error": boxed.message, "limit": boxed.limit, "retry_after": retry}
+        await _too_many(send, body, close=True)
+
+
+async def _too_many(send: Send, body: dict[str, Any], close: bool = False) -> None:
+    """Answer 429 with the protocol's JSON error ``body`` (``connection: close`` if
+    ``close``: the client is refused whatever it sends next)."""
+    data = json.dumps(body).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(data)).encode()),
+        (b"retry-after", str(body["retry_after"]).encode()),
+    ]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": 429, "headers": headers})
+    await send({"type": "http.response.body", "body": data})
 
 
 async def _refuse_socket(receive: Receive, send: Send, reason: str) -> None:
