@@ -442,7 +442,9 @@ async def sit(ws: str, table: dict[str, Any], token: str, against_bot: bool) -> 
     return player
 
 
-async def measure(base: str, seconds: float, only: list[str]) -> list[Phase]:
+async def measure(
+    base: str, seconds: float, only: list[str], attacker_nice: int = 0
+) -> list[Phase]:
     ws = base.replace("http://", "ws://")
     async with client(base, "127.0.0.1") as http:
         await new_guest(http, "Player")
@@ -467,6 +469,9 @@ async def measure(base: str, seconds: float, only: list[str]) -> list[Phase]:
         attacker = None
         if name != "quiet":
             attacker = await asyncio.create_subprocess_exec(
+                "nice",
+                "-n",
+                str(attacker_nice),
                 sys.executable,
                 __file__,
                 "--attack",
@@ -527,6 +532,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds per phase")
     parser.add_argument("--only", action="append", default=[], help="attacks whose name has this")
+    parser.add_argument(
+        "--attacker-nice",
+        type=int,
+        default=0,
+        help="the attack processes' niceness: 19 gives the server and the players the CPU "
+        "first, as an attacker on another machine would (default %(default)s: they share it)",
+    )
     parser.add_argument("--attack", help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
     parser.add_argument("--first-address", type=int, default=2, help=argparse.SUPPRESS)
@@ -568,12 +580,13 @@ def main() -> int:
                     return 1
                 time.sleep(0.2)
             print(
-                f"# doublesix benchmarks/hostile.py --seconds {args.seconds:g}: "
+                f"# doublesix benchmarks/hostile.py --seconds {args.seconds:g} "
+                f"--attacker-nice {args.attacker_nice}: "
                 f"{platform.python_version()}, {os.cpu_count()} cores, "
                 f"load {os.getloadavg()[0]:.1f}, bot delay {BOT_DELAY} s, think {THINK} s",
                 flush=True,
             )
-            phases = asyncio.run(measure(base, args.seconds, args.only))
+            phases = asyncio.run(measure(base, args.seconds, args.only, args.attacker_nice))
             print(table(phases))
             print(
                 f"# server log: {len(log.read_text().splitlines())} lines; load after "

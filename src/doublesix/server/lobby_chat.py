@@ -15,10 +15,9 @@ from typing import Protocol
 
 import orjson
 from limits import RateLimitItemPerSecond
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 from redis.asyncio import Redis
 
+from doublesix.server.windows import MovingWindows
 from doublesix.table.commands import Phrase
 from doublesix.table.config import TableConfig
 from doublesix.table.errors import Refusal, TableError
@@ -54,10 +53,10 @@ class Speakers:
     """How often each player writes (in this process: a player's lobby sockets are here)."""
 
     def __init__(self) -> None:
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._limiter = MovingWindows()
 
     def speak(self, player_id: str) -> None:
-        if not self._limiter.hit(RATE, "lobby-chat", player_id):
+        if not self._limiter.hit(RATE, player_id):
             raise TableError(
                 Refusal.RATE_LIMITED,
                 f"at most {RATE.amount} messages in {RATE.multiples} s; slow down",

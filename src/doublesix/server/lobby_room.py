@@ -20,8 +20,6 @@ from contextlib import asynccontextmanager
 from typing import Protocol
 
 from limits import parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
 from doublesix.server.challenges import (
     OPEN_AT_ONCE,
@@ -56,6 +54,7 @@ from doublesix.server.relay import Relay
 from doublesix.server.requests import Describe
 from doublesix.server.settings import Settings
 from doublesix.server.store import Guest, SqlStore, Store
+from doublesix.server.windows import MovingWindows
 from doublesix.table.commands import Phrase, Player
 from doublesix.table.model import JSON
 
@@ -100,7 +99,7 @@ class Lobby:
         self.leave_seconds, self.sweep_seconds = leave_seconds, sweep_seconds
         self.listeners: set[LobbyListener] = set()
         self.speakers = Speakers()
-        self._made = MovingWindowRateLimiter(MemoryStorage())
+        self._made = MovingWindows()
         self._dirty = asyncio.Event()
         self._players: list[JSON] = []
         self._tasks: list[asyncio.Task[None]] = []
@@ -252,7 +251,7 @@ class Lobby:
                 status=429,
             )
         challenge = new_challenge(body, who, await self.presence.online(), now)
-        if not self._made.hit(CHALLENGES, "challenges", who.id):
+        if not self._made.hit(CHALLENGES, who.id):
             raise CommandError(
                 "too_many_challenges",
                 f"at most {CHALLENGES.amount} challenges a minute",

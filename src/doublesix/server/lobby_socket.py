@@ -16,20 +16,19 @@ import contextlib
 import uuid
 
 from limits import RateLimitItemPerSecond
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from doublesix.server.deps import Server, player_of
 from doublesix.server.incoming import ChatFrame, bad, parse_frame
 from doublesix.server.lobby_room import Lobby
+from doublesix.server.windows import MovingWindows
 from doublesix.server.ws import CLOSE_TOO_SLOW, MAX_QUEUE, error_frame
 from doublesix.table.commands import Player
 from doublesix.table.errors import Refusal, TableError
 from doublesix.table.frames import encode
 from doublesix.table.model import JSON
 
-_frames = MovingWindowRateLimiter(MemoryStorage())
+_frames = MovingWindows()
 
 
 class LobbyConnection:
@@ -100,7 +99,7 @@ async def lobby_socket(ws: WebSocket) -> None:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     return
-                if not _frames.hit(rate, "lobby-socket", key):
+                if not _frames.hit(rate, key):
                     conn.send(
                         error_frame(TableError(Refusal.RATE_LIMITED, "too many frames; slow down"))
                     )
