@@ -141,6 +141,9 @@ def test_serve_survives_sigkill(tmp_path: Path) -> None:
         ["--bot-delay", "-2"],
         ["--port", "70000"],
         ["--think-workers", "0"],
+        ["--seed", "-1"],
+        ["--seed", str(2**62)],  # a table's seed is a 64-bit column, counted up from this
+        ["--seed", "x"],
     ],
 )
 def test_serve_refuses_bad_options(option: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -58,6 +58,22 @@ def number(low: float, high: float, *, above: bool = False) -> Callable[[str], f
     return parse
 
 
+SEEDS = 2**62
+"""Seeds given on the command line are below this: a table's seed is stored as a 64-bit
+integer, and a server counts up from the one it is given."""
+
+
+def seed(text: str) -> int:
+    """An argparse ``type``: a whole number from 0 below ``SEEDS``, else a usage error."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value < SEEDS:
+        raise argparse.ArgumentTypeError(f"{text}: give a seed from 0 to {SEEDS - 1}")
+    return value
+
+
 def add_ruleset_options(parser: argparse.ArgumentParser, *, target: bool = True) -> None:
     """--preset, --players, --target and --set OPTION=VALUE."""
     group = parser.add_argument_group("rules (docs/rules.md)")

@@ -7,7 +7,7 @@ import gc
 import json
 import os
 
-from doublesix.cli.common import Subparsers, UsageError, number
+from doublesix.cli.common import Subparsers, UsageError, number, seed
 
 DEFAULT_DB = "sqlite+aiosqlite:///doublesix.sqlite3"
 MAX_BOT_DELAY = 60.0
@@ -104,7 +104,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed,
         default=None,
         metavar="S",
         help="deal the new tables from seeds S, S+1, ... in each server process, the same "
