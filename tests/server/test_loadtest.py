@@ -17,36 +17,27 @@ from doublesix.loadtest import LoadError, check_url, parse_think
 from .test_serve import _free_port, _serve
 
 
-def test_loadtest_plays_and_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def loadtest_against_a_server(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: str
+) -> tuple[int, str, float]:
+    """``doublesix loadtest --url … OPTIONS --json`` against a ``doublesix serve`` of its own:
+    the exit code, what it printed, and the seconds it took."""
     port = _free_port()
     server = _serve(tmp_path / "load.sqlite3", port, tmp_path / "serve.log")
     try:
         started = time.monotonic()
-        code = main(
-            [
-                "loadtest",
-                "--url",
-                f"http://127.0.0.1:{port}",
-                "--tables",
-                "2",
-                "--clients",
-                "5",
-                "--players",
-                "3",
-                "--seconds",
-                "3",
-                "--think",
-                "0-0.05",
-                "--target",
-                "30",
-                "--json",
-            ]
-        )
+        url = f"http://127.0.0.1:{port}"
+        code = main(["loadtest", "--url", url, *options.split(), "--json"])
         took = time.monotonic() - started
-        out = capsys.readouterr().out
+        return code, capsys.readouterr().out, took
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_loadtest_plays_and_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    options = "--tables 2 --clients 5 --players 3 --seconds 3 --think 0-0.05 --target 30"
+    code, out, took = loadtest_against_a_server(tmp_path, capsys, options)
     assert code == 0, out
     figures: dict[str, Any] = json.loads(out)
     assert took < 15  # it stops by itself
@@ -61,16 +52,8 @@ def test_loadtest_plays_and_reports(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_loadtest_in_two_processes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``--processes 2``: each process plays its share of the tables; one report of both."""
-    port = _free_port()
-    server = _serve(tmp_path / "load.sqlite3", port, tmp_path / "serve.log")
-    try:
-        url = f"http://127.0.0.1:{port}"
-        options = "--tables 2 --clients 5 --players 3 --seconds 3 --think 0-0.05 --target 30"
-        code = main(["loadtest", "--url", url, *options.split(), "--processes", "2", "--json"])
-        out = capsys.readouterr().out
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    options = "--tables 2 --clients 5 --players 3 --seconds 3 --think 0-0.05 --target 30"
+    code, out, _ = loadtest_against_a_server(tmp_path, capsys, options + " --processes 2")
     assert code == 0, out
     figures: dict[str, Any] = json.loads(out)
     assert figures["processes"] == 2 and figures["clients"] == 5 and figures["tables"] == 2
