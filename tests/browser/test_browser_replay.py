@@ -92,7 +92,8 @@ def test_game_page_reviews_a_players_moves(
     assert rows.count() == len(found["moves"]) > 0
     status = page.locator("#review-status").inner_text()
     choices = sum(1 for m in found["moves"] if m["choices"] > 1)
-    assert f"{choices} moves with a choice, {found['differ']} differ" in status
+    moves = "move" if choices == 1 else "moves"  # the summary speaks English: 1 move
+    assert f"{choices} {moves} with a choice, {found['differ']} differ" in status
     assert (
         page.locator(".review-table tr.differs, .review-table tr.blunder").count()
         == (found["differ"])
