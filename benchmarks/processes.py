@@ -161,7 +161,7 @@ def measure(folder: Path, processes: int, phase: str, *options: str) -> dict[str
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--flat-seconds", type=float, default=20.0)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3, help="flat-out rounds (0: the site only)")
     parser.add_argument("--site-seconds", type=float, default=60.0)
     parser.add_argument("--folder", type=Path, default=Path("/tmp/doublesix-processes"))
     parser.add_argument(
@@ -197,14 +197,16 @@ def main() -> None:
             values.append(float(value))
         return statistics.median(values)
 
-    one, two = median(1, "moves_per_second"), median(2, "moves_per_second")
-    print(
-        f"flat out, median of {args.rounds}: 1 process {one:.0f} moves/s "
-        f"(p50 {median(1, 'latency_ms.p50'):.1f} ms, p99 {median(1, 'latency_ms.p99'):.1f} ms), "
-        f"2 processes {two:.0f} moves/s (p50 {median(2, 'latency_ms.p50'):.1f} ms, "
-        f"p99 {median(2, 'latency_ms.p99'):.1f} ms): ratio {two / one:.2f}",
-        file=sys.stderr,
-    )
+    if args.rounds:
+        one, two = median(1, "moves_per_second"), median(2, "moves_per_second")
+        print(
+            f"flat out, median of {args.rounds}: 1 process {one:.0f} moves/s "
+            f"(p50 {median(1, 'latency_ms.p50'):.1f} ms, "
+            f"p99 {median(1, 'latency_ms.p99'):.1f} ms), "
+            f"2 processes {two:.0f} moves/s (p50 {median(2, 'latency_ms.p50'):.1f} ms, "
+            f"p99 {median(2, 'latency_ms.p99'):.1f} ms): ratio {two / one:.2f}",
+            file=sys.stderr,
+        )
     lat = site["latency_ms"]
     print(
         f"site: {site['clients']} clients at {site['tables']} tables over 2 processes, "

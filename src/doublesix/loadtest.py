@@ -48,6 +48,7 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
+from doublesix.collection import FullCollections
 from doublesix.rules.ruleset import PRESETS
 
 DRAIN_SECONDS = 5.0
@@ -475,11 +476,13 @@ async def run_load(config: LoadConfig) -> dict[str, Any]:
     if not 0 < config.seconds <= 24 * 3600:
         raise LoadError("--seconds must be above 0 (and at most a day)")
     run = _Run(config)
+    collections = FullCollections().start()  # no pause of the measuring tool's own
     try:
         for humans in run.layout():
             run.seats(humans)
         return await _run_load(config, run)
     finally:
+        collections.stop()
         gc.unfreeze()  # what _run_load froze can be collected again
         for server in run.servers:
             await server.client.aclose()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 
@@ -158,7 +157,6 @@ def run(args: argparse.Namespace) -> int:
     _more_files()
     where = f"database {args.db}" + (f", Redis {args.redis}" if args.redis else "")
     print(f"doublesix: serving http://{args.host}:{args.port}/ ({where})", flush=True)
-    gc.freeze()  # the modules loaded by now are never garbage: full collections skip them
     uvicorn.run(
         "doublesix.server.app:from_environment",
         factory=True,

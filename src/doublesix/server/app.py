@@ -9,6 +9,7 @@ area), the table socket in ``ws.py``, each table's shell in ``host.py``.
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import json
 import logging
@@ -23,6 +24,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from redis.asyncio import Redis
 
+from doublesix.collection import FullCollections
 from doublesix.server import errors
 from doublesix.server.accounts import Accounts
 from doublesix.server.addresses import AddressGuard, AddressLimits
@@ -64,12 +66,15 @@ def from_environment() -> FastAPI:
     settings = Settings(**chosen)
     if options.get("seed") is not None:  # ``serve --seed``: the same deals on every run
         settings.new_seed = itertools.count(options["seed"]).__next__
-    return create_app(
+    app = create_app(
         options["db"],
         settings=settings,
         address_limits=AddressLimits() if options["address_limits"] else None,
         origins=options["origins"],
     )
+    gc.freeze()  # what is loaded by now lives as long as the process: collections skip it
+    FullCollections().start()  # a full collection every few minutes, not every few seconds
+    return app
 
 
 def create_app(
