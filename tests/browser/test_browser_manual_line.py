@@ -38,6 +38,12 @@ SHAPE_JS = """(root) => {
 """Each tile of the line drawn under ``root``: its centre from the first tile's, in
 short sides of a tile (to a half), and whether it lies across."""
 
+SETTLED_JS = """(root) => document.getAnimations().every((a) => {
+  const target = a.effect && a.effect.target;
+  return a.playState !== 'running' || !(target && target.closest(root + ' .line-tile'));
+})"""
+"""Whether no tile of the line drawn under ``root`` is moving."""
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
@@ -47,7 +53,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def shape(page: Any, root: str) -> dict[str, list[Any]]:
-    page.wait_for_timeout(400)  # a tile just laid slides into its place
+    # A tile just laid slides into its place (``.fresh``: 0.55 s after its delay): measure
+    # once every animation has ended (a fixed 400 ms once caught the last tile halfway).
+    page.wait_for_function(SETTLED_JS, arg=root)
     found: dict[str, list[Any]] = page.evaluate(SHAPE_JS, root)
     return found
 
