@@ -1,8 +1,9 @@
 """Issue 11, rematch: a game against bots played by clicking to its end, then "Play again".
 
 The game-over card's buttons are in sight without scrolling on a laptop (1366×768) and on a
-phone either way round; bots always agree, so "Play again" opens the new table at once, and
-the browser goes there seated, with the same seats and options.
+phone either way round; "No thanks" tells the table, and "Play again" still may follow; bots
+always agree, so it opens the new table at once, and the browser goes there seated, with the
+same seats and options.
 """
 
 from __future__ import annotations
@@ -18,7 +19,12 @@ SCREENS = {
     "phone upright": ({"width": 390, "height": 844}, 2),
     "phone on its side": ({"width": 844, "height": 390}, 2),
 }
-BUTTONS = ["#game-end #rematch", "#game-end #to-record", "#game-end .actions a[href='/']"]
+BUTTONS = [
+    "#game-end #rematch",
+    "#game-end #rematch-decline",
+    "#game-end #to-record",
+    "#game-end .actions a[href='/']",
+]
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
@@ -44,7 +50,11 @@ def test_play_again_against_bots(new_context: Any, screen: str) -> None:
     assert page.evaluate("document.documentElement.scrollHeight") <= size["height"]
     assert page.locator("#rematch").inner_text() == "Play again"
 
-    page.click("#rematch")
+    page.click("#rematch-decline")  # "No thanks": the card says so, and the button goes
+    state = page.locator("#rematch-state")
+    state.filter(has_text="Hedwig would rather not play again").wait_for(timeout=10000)
+    assert page.locator("#rematch-decline").count() == 0
+    page.click("#rematch")  # after all: the bots agree, so the new table opens at once
     page.wait_for_url(lambda url: table["id"] not in url, timeout=15000)
     page.wait_for_selector("#hand .hand-tile", timeout=20000)
     new_id = page.url.rstrip("/").split("/")[-1]

@@ -56,6 +56,8 @@ def test_bad_frames_change_nothing(client: TestClient) -> None:
             (mover, {"type": "continue"}, "illegal"),
             (spectator, {"type": "continue"}, "spectator"),
             (mover, {"type": "hint"}, "hints_off"),
+            (mover, {"type": "rematch", "agree": "no"}, "bad_frame"),
+            (mover, {"type": "rematch", "agree": False}, "rematch"),  # not before the end
         ]
         for sender, frame, code in cases:
             if isinstance(frame, bytes):

@@ -11,6 +11,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from doublesix.server.deps import COOKIE
+from doublesix.server.remote import decode, encode
+from doublesix.table import commands
 
 from .server_helpers import Socket, guest, play_out
 
@@ -52,16 +54,20 @@ def test_play_again_with_the_same_seats_and_options(client: TestClient) -> None:
         a.send({"type": "rematch"})
         for s in (a, b):
             assert s.update()["events"] == [{"seat": 0, "rematch": True}]
-            assert s.view["rematch"] == {"agreed": [0], "table": None}
+            assert s.view["rematch"] == {"agreed": [0], "declined": [], "table": None}
+        b.send({"type": "rematch", "agree": False})  # "No thanks": Anna need not wait
+        for s in (a, b):
+            assert s.update()["events"] == [{"seat": 1, "rematch": False}]
+            assert s.view["rematch"] == {"agreed": [0], "declined": [1], "table": None}
         a.send({"type": "rematch"})  # twice changes nothing
-        b.send({"type": "rematch"})
+        b.send({"type": "rematch"})  # Ben after all
         for s in (a, b):
             assert s.update()["events"] == [{"seat": 1, "rematch": True}]
         opened = a.update()["events"]
         assert b.update()["events"] == opened
         assert len(opened) == 1 and set(opened[0]) == {"rematch"}, opened
         new_id = opened[0]["rematch"]
-        assert a.view["rematch"] == {"agreed": [0, 1], "table": new_id}
+        assert a.view["rematch"] == {"agreed": [0, 1], "declined": [], "table": new_id}
 
     new = client.get(f"/api/tables/{new_id}").json()
     old = client.get(f"/api/tables/{table['id']}").json()
@@ -93,3 +99,8 @@ def test_a_spectator_has_no_rematch_and_none_before_the_end(client: TestClient) 
         watcher = Socket(client, stack, table["id"], None)
         watcher.send({"type": "rematch"})
         assert watcher.error()["code"] == "spectator"
+
+
+def test_a_rematch_answer_crosses_to_a_table_in_another_process() -> None:
+    for command in (commands.Rematch(0), commands.Rematch(1, agree=False)):
+        assert decode(*encode(command)) == command

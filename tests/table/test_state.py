@@ -346,7 +346,36 @@ def test_rematch_when_every_human_agrees() -> None:
     assert isinstance(effect, OpenRematch) and effect.table.id == "t"
     out = state.apply(commands.RematchOpened("t2"), 102.0)
     assert entry_events(out.entries[0], 0) == [{"rematch": "t2"}]
-    assert state.view(0)["rematch"] == {"agreed": [0, 1], "table": "t2"}
+    assert state.view(0)["rematch"] == {"agreed": [0, 1], "declined": [], "table": "t2"}
+
+
+def test_a_declined_rematch_waits_until_the_player_agrees_after_all() -> None:
+    state = started(TableConfig(resume_events=100_000))  # ``recent`` holds the whole log
+    play_to_the_end(state)
+    start = state.table.version
+    state.apply(commands.Rematch(0), 100.0)
+    no = state.apply(commands.Rematch(1, agree=False), 101.0)
+    assert no.effects == [] and entry_events(no.entries[0], 0) == [{"seat": 1, "rematch": False}]
+    assert state.view(0)["rematch"] == {"agreed": [0], "declined": [1], "table": None}
+    assert state.apply(commands.Rematch(1, agree=False), 102.0).entries == []  # said already
+    rebuilt = TableState.rebuild(  # the log keeps who declined
+        copy.deepcopy(state.table), list(state.recent), TableConfig(), LEVELS, 103.0
+    )
+    assert rebuilt.view(0)["rematch"] == state.view(0)["rematch"]
+    yes = state.apply(commands.Rematch(1), 104.0)  # after all
+    [effect] = yes.effects
+    assert isinstance(effect, OpenRematch)
+    assert state.view(1)["rematch"] == {"agreed": [0, 1], "declined": [], "table": None}
+    assert state.table.version == start + 3
+
+
+def test_an_agreed_rematch_may_be_declined_before_the_others_agree() -> None:
+    state = started()
+    play_to_the_end(state)
+    state.apply(commands.Rematch(0), 100.0)
+    state.apply(commands.Rematch(0, agree=False), 101.0)
+    assert state.view(1)["rematch"] == {"agreed": [], "declined": [0], "table": None}
+    assert state.apply(commands.Rematch(1), 102.0).effects == []  # 0 no longer agrees
 
 
 def test_a_resume_gives_exactly_the_missed_frames() -> None:

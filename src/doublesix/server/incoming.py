@@ -61,7 +61,7 @@ class ChatFrame:
 
 @dataclass(frozen=True)
 class RematchFrame:
-    pass
+    agree: bool = True
 
 
 Frame = Hello | PlayFrame | StraightenFrame | ContinueFrame | HintFrame | ChatFrame | RematchFrame
@@ -102,7 +102,10 @@ def parse_frame(text: str | None) -> Frame:
     if kind == "chat":
         return _chat(data)
     if kind == "rematch":
-        return RematchFrame()
+        agree = data.get("agree", True)
+        if not isinstance(agree, bool):
+            raise bad('"agree" must be true or false')
+        return RematchFrame(agree)
     raise bad(f"unknown frame type {kind!r}")
 
 

@@ -61,8 +61,8 @@ def encode(request: Request) -> tuple[str, JSON]:
         case commands.Chat(seat=seat, player=player, text=text, phrase=phrase):
             said = None if phrase is None else phrase.value
             return "chat", {"seat": seat, "player": _player(player), "text": text, "phrase": said}
-        case commands.Rematch(seat=seat):
-            return "rematch", {"seat": seat}
+        case commands.Rematch(seat=seat, agree=agree):
+            return "rematch", {"seat": seat, "agree": agree}
         case commands.Connect(socket=socket, seat=seat, since=since):
             return "connect", {"socket": socket, "seat": seat, "since": since}
         case commands.Disconnect(socket=socket):
@@ -97,7 +97,7 @@ def decode(op: str, args: JSON) -> Request:
             phrase = None if args["phrase"] is None else Phrase(args["phrase"])
             return commands.Chat(args["seat"], player, args["text"], phrase)
         case "rematch":
-            return commands.Rematch(args["seat"])
+            return commands.Rematch(args["seat"], args["agree"])
         case "connect":
             return commands.Connect(args["socket"], args["seat"], args["since"])
         case "disconnect":

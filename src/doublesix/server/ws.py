@@ -301,8 +301,8 @@ async def _handle(
             await _submit(server, table_id, commands.Continue(seat))
         case ChatFrame(text=text, phrase=phrase):
             await _submit(server, table_id, commands.Chat(seat, player, text, phrase))
-        case RematchFrame():
-            await _submit(server, table_id, commands.Rematch(seat))
+        case RematchFrame(agree=agree):
+            await _submit(server, table_id, commands.Rematch(seat, agree))
         case HintFrame():
             if seat is None:
                 raise TableError(Refusal.SPECTATOR, "hints are for the seat to move")

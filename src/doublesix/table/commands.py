@@ -93,9 +93,11 @@ class Chat:
 
 @dataclass(frozen=True)
 class Rematch:
-    """After the game, ``seat`` would play again with the same seats and options."""
+    """After the game, ``seat`` would play again with the same seats and options (or,
+    ``agree`` false, would rather not: the others need not wait for it)."""
 
     seat: int | None
+    agree: bool = True
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ def entry_events(entry: Entry, viewer: Viewer) -> list[JSON]:
     if kind == EventKind.REMATCH:
         if "table" in data:
             return [{"rematch": data["table"]}]
-        return [{"seat": seat, "rematch": True}]
+        return [{"seat": seat, "rematch": data["agree"]}]
     if kind == EventKind.CLOSE:
         return [{"close": data["reason"]}]
     raise ValueError(f"entry {entry.version} ({kind}) has no update events")

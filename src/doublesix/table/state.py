@@ -144,6 +144,9 @@ class TableState:
         self.game_version = 0
         """The version of the last entry that changed the game."""
         self.rematch: set[int] = set()
+        """Human seats that would play again."""
+        self.declined: set[int] = set()
+        """Human seats that would rather not (until they agree after all)."""
         self.rematch_table: str | None = None
         self.closed: CloseReason | None = None
         self.recent: deque[Entry] = deque(maxlen=max(1, config.resume_events))
@@ -207,7 +210,7 @@ class TableState:
             if "table" in data:
                 self.rematch_table = data["table"]
             elif entry.seat is not None:
-                self.rematch.add(entry.seat)
+                self._answer_rematch(entry.seat, data["agree"])
         elif kind == EventKind.CLOSE:
             self.closed = CloseReason(data["reason"])
         if made is not None and data.get("events") != made:
@@ -551,12 +554,18 @@ class TableState:
             raise TableError(Refusal.SPECTATOR, "a spectator has no seat to keep")
         if self.table.status != TableStatus.FINISHED:
             raise TableError(Refusal.REMATCH, "a rematch is offered once the game is over")
-        if cmd.seat in self.rematch or self.rematch_table is not None:
-            return
-        self.rematch.add(cmd.seat)
-        self._log(out, EventKind.REMATCH, cmd.seat, {"agree": True}, now)
+        said = self.rematch if cmd.agree else self.declined
+        if cmd.seat in said or self.rematch_table is not None:
+            return  # said already, or too late: the new table is open
+        self._answer_rematch(cmd.seat, cmd.agree)
+        self._log(out, EventKind.REMATCH, cmd.seat, {"agree": cmd.agree}, now)
         if set(self.table.humans) <= self.rematch:
             out.effects.append(OpenRematch(self.table.copy()))
+
+    def _answer_rematch(self, seat: int, agree: bool) -> None:
+        """``seat`` would play again, or would rather not: its last word counts."""
+        (self.rematch if agree else self.declined).add(seat)
+        (self.declined if agree else self.rematch).discard(seat)
 
     def _hold(self, socket: str, seat: int, out: Outcome) -> None:
         """A socket of ``seat`` is here: its player is back, if it was away."""
@@ -686,7 +695,11 @@ class TableState:
         return shared | {
             "bots": [s.bot for s in self.table.seats],
             "chat": [chat_message(e) for e in self.chat],
-            "rematch": {"agreed": sorted(self.rematch), "table": self.rematch_table},
+            "rematch": {
+                "agreed": sorted(self.rematch),
+                "declined": sorted(self.declined),
+                "table": self.rematch_table,
+            },
             "closed": None if self.closed is None else self.closed.value,
         }
 

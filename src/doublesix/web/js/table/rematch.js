@@ -1,7 +1,9 @@
 // "Play again" on the game-over card (docs/protocol.md, "Rematch"): each player agrees, the
 // card shows who has (bots always do); once every player has, the server opens the new
 // table, and each player's browser takes its seat there (the join answers a player seated
-// already with that seat and its token) and goes to it. A spectator may follow.
+// already with that seat and its token) and goes to it. A spectator may follow. A player
+// may say "No thanks" instead: the card tells the others, who need not wait (and a player
+// may still agree after all).
 import { keepSeat, post } from '../api.js';
 import { toast } from '../common.js';
 import { playerName } from '../describe.js';
@@ -32,13 +34,33 @@ export function followRematch(events) {
   for (const e of events) if (typeof e.rematch === 'string') goToRematch(e.rematch);
 }
 
-/** Seats that would play again: the players who agreed, and every bot. */
+/** Seats that would play again (the players who agreed, and every bot), seats not heard
+ * from yet, and players who would rather not. */
 function agreed() {
   const v = state.view;
   const bots = v.bots || [];
   const yes = new Set((v.rematch && v.rematch.agreed) || []);
+  const declined = new Set((v.rematch && v.rematch.declined) || []);
   const all = [...Array(seatCount()).keys()];
-  return { yes: all.filter((s) => yes.has(s) || bots[s]), no: all.filter((s) => !yes.has(s) && !bots[s]) };
+  return {
+    yes: all.filter((s) => yes.has(s) || bots[s]),
+    no: all.filter((s) => !yes.has(s) && !bots[s] && !declined.has(s)),
+    declined: all.filter((s) => declined.has(s)),
+  };
+}
+
+/** A button of the card that sends `frame` once, then shows `waiting`. */
+function answerButton(id, label, frame, waiting, primary) {
+  const b = el('button', label, {}, primary ? 'primary' : '');
+  b.type = 'button';
+  b.id = id;
+  b.addEventListener('click', () => {
+    if (send(frame)) {
+      b.disabled = true;
+      if (waiting) tx(b, waiting);
+    }
+  });
+  return b;
 }
 
 /** The rematch's part of the game-over card's actions: a button, and who has agreed. */
@@ -62,29 +84,23 @@ export function rematchActions(actions) {
     }
     return;
   }
-  const { yes, no } = agreed();
+  const { yes, no, declined } = agreed();
   const names = (seats) => seats.map((s) => playerName(seatNames(), s)).join(', ');
   if (me !== null) {
     const mine = yes.includes(me);
-    const b = el('button', mine ? 'rematch.waiting_others' : 'rematch.play_again', {}, 'primary');
-    b.type = 'button';
-    b.id = 'rematch';
-    b.disabled = mine;
-    b.addEventListener('click', () => {
-      if (send({ type: 'rematch' })) {
-        b.disabled = true;
-        tx(b, 'rematch.waiting_others');
-      }
-    });
-    actions.appendChild(b);
+    const play = answerButton('rematch', mine ? 'rematch.waiting_others' : 'rematch.play_again', { type: 'rematch' }, 'rematch.waiting_others', true);
+    play.disabled = mine;
+    actions.appendChild(play);
+    if (!declined.includes(me)) actions.appendChild(answerButton('rematch-decline', 'rematch.decline', { type: 'rematch', agree: false }, null, false));
   }
   const line = document.createElement('span');
   line.id = 'rematch-state';
   line.className = 'muted rematch-state';
   const asked = (v.rematch && v.rematch.agreed) || [];
-  if (asked.length) {
-    line.appendChild(el('span', 'rematch.ready', { names: names(yes) }));
-    if (no.length) line.append(' · ', el('span', 'rematch.waiting_for', { names: names(no) }));
-  }
+  const parts = [];
+  if (asked.length) parts.push(el('span', 'rematch.ready', { names: names(yes) }));
+  if (declined.length) parts.push(el('span', 'rematch.declined', { names: names(declined) }));
+  else if (asked.length && no.length) parts.push(el('span', 'rematch.waiting_for', { names: names(no) }));
+  parts.forEach((part, i) => line.append(...(i ? [' · ', part] : [part])));
   actions.appendChild(line);
 }
