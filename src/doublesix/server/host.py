@@ -181,6 +181,18 @@ class TableHost:
         for entry in entries:
             hub.publish(self.id, entry.version, event_frames(entry, views))
 
+    def publish_again(self, count: int) -> None:
+        """Publish the table's last ``count`` entries again. The process that takes a table
+        over calls it: the one that died may have stored them and died before it sent
+        them. A socket drops what it has already; one that missed more than these sees a
+        gap in the versions and comes back with ``since``."""
+        hub = self.shell.hub
+        if not hub.wanted(self.id):
+            return
+        views = self.state.encoded_views()
+        for entry in list(self.state.recent)[-count:]:
+            hub.publish(self.id, entry.version, event_frames(entry, views))
+
     def _carry_out(self, outcome: Outcome) -> None:
         for effect in outcome.effects:
             if isinstance(effect, Announce):

@@ -10,18 +10,14 @@ renewed every few seconds anyway.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
 from collections.abc import Callable
 from typing import Protocol
 
 import orjson
 from redis.asyncio import Redis
 
+from doublesix.server.channels import Channels
 from doublesix.table.model import JSON
-
-log = logging.getLogger(__name__)
 
 CHANNEL = "ds:lobby"
 
@@ -58,52 +54,18 @@ class RedisBus:
     """Several processes: every message through the Redis channel ``ds:lobby``."""
 
     def __init__(self, redis: Redis) -> None:
-        self.redis = redis
         self.on_message: Handler = lambda message: None
-        self._pubsub = redis.pubsub()
-        self._outbox: asyncio.Queue[bytes] = asyncio.Queue()
-        self._tasks: list[asyncio.Task[None]] = []
+        self._channels = Channels(redis, "lobby", self._received)
 
     def publish(self, message: JSON) -> None:
-        self._outbox.put_nowait(orjson.dumps(message))
+        self._channels.publish(CHANNEL, orjson.dumps(message))
 
     async def start(self) -> None:
-        await self._pubsub.subscribe(CHANNEL)
-        self._tasks = [
-            asyncio.create_task(self._read(), name="lobby-read"),
-            asyncio.create_task(self._send(), name="lobby-send"),
-        ]
+        await self._channels.subscribe(CHANNEL)
+        self._channels.start()
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        with contextlib.suppress(Exception):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        await self._channels.close()
 
-    async def _send(self) -> None:
-        while True:
-            text = await self._outbox.get()
-            try:
-                await self.redis.publish(CHANNEL, text)
-            except Exception:
-                log.warning("lobby: a message was lost", exc_info=True)
-
-    async def _read(self) -> None:
-        while True:
-            try:
-                message = await self._pubsub.get_message(
-                    ignore_subscribe_messages=True, timeout=1.0
-                )
-            except Exception:
-                log.warning("lobby: Redis read failed; retrying", exc_info=True)
-                await asyncio.sleep(0.5)
-                continue
-            if message is None:
-                continue
-            try:
-                self.on_message(orjson.loads(message["data"]))
-            except Exception:
-                log.exception("lobby: a message could not be handled")
+    def _received(self, channel: str, data: bytes) -> None:
+        self.on_message(orjson.loads(data))

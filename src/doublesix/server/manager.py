@@ -27,6 +27,11 @@ from doublesix.table.errors import Refusal, TableError
 from doublesix.table.model import JSON, Table, TableStatus
 from doublesix.table.state import TableState
 
+PUBLISHED_AGAIN = 8
+"""Entries a process that loads a table publishes again: the last owner, if it died, may
+have stored them and not sent them yet (one change makes one to three entries, and a
+process's outbox holds a few changes of one table at most)."""
+
 log = logging.getLogger(__name__)
 
 
@@ -114,6 +119,7 @@ class TableManager:
         self._remote.pop(table.id, None)
         if isinstance(shell.hub, RedisHub):
             shell.hub.owned(table.id)  # sockets elsewhere: tell the new owner you are here
+            host.publish_again(PUBLISHED_AGAIN)
         return host
 
     def _run(self, state: TableState) -> TableHost:

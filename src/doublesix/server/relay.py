@@ -26,6 +26,7 @@ from typing import Any
 import orjson
 from redis.asyncio import Redis
 
+from doublesix.server.channels import Channels
 from doublesix.table.errors import TableError
 from doublesix.table.model import JSON
 
@@ -33,9 +34,6 @@ log = logging.getLogger(__name__)
 
 ALIVE_SECONDS = 5.0
 """A process that has not said it is alive for this long is taken for dead."""
-
-SEND_BATCH = 500
-"""Messages published in one pipeline at most."""
 
 TableMessage = Callable[[str, JSON], None]
 """Takes a message published on a table's channel: the table's id and the message."""
@@ -54,12 +52,11 @@ class Relay:
         self.process = process
         self.on_table: TableMessage = lambda table, message: None
         self.on_request: RequestHandler | None = None
-        self._pubsub = redis.pubsub()
+        self._channels = Channels(redis, "relay", self._received)
         self._tables: set[str] = set()
-        self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._waiting: dict[int, asyncio.Future[JSON]] = {}
         self._numbers = itertools.count(1)
-        self._tasks: list[asyncio.Task[None]] = []
+        self._alive_task: asyncio.Task[None] | None = None
         self._answering: set[asyncio.Task[None]] = set()
         """Forwarded requests being carried out (kept until they are done)."""
         self._echo = orjson.dumps({"from": process})[:-1] + b","
@@ -75,24 +72,19 @@ class Relay:
         return f"ds:p:{process}"
 
     async def start(self) -> None:
-        await self._pubsub.subscribe(self.process_channel(self.process))
+        await self._channels.subscribe(self.process_channel(self.process))
         await self._beat()
-        self._tasks = [
-            asyncio.create_task(self._read(), name="relay-read"),
-            asyncio.create_task(self._send(), name="relay-send"),
-            asyncio.create_task(self._alive(), name="relay-alive"),
-        ]
+        self._channels.start()
+        self._alive_task = asyncio.create_task(self._alive(), name="relay-alive")
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
+        if self._alive_task is not None:
+            self._alive_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+                await self._alive_task
+        await self._channels.close()
         with contextlib.suppress(Exception):
             await self.redis.delete(f"ds:alive:{self.process}")
-        with contextlib.suppress(Exception):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
 
     # --- liveness ---------------------------------------------------------------------
 
@@ -123,31 +115,16 @@ class Relay:
         """Receive the table's messages (idempotent)."""
         if table_id not in self._tables:
             self._tables.add(table_id)
-            await self._pubsub.subscribe(self.table_channel(table_id))
+            await self._channels.subscribe(self.table_channel(table_id))
 
     async def unfollow(self, table_id: str) -> None:
         if table_id in self._tables:
             self._tables.discard(table_id)
-            await self._pubsub.unsubscribe(self.table_channel(table_id))
+            await self._channels.unsubscribe(self.table_channel(table_id))
 
     def publish(self, table_id: str, message: JSON) -> None:
         """Send ``message`` to every process that follows the table, in the order of calls."""
-        self._outbox.put_nowait((self.table_channel(table_id), orjson.dumps(message)))
-
-    async def _send(self) -> None:
-        """Publish the outbox in order: whatever waits in it goes in one pipeline (one round
-        trip for many frames, not one each)."""
-        while True:
-            batch = [await self._outbox.get()]
-            while not self._outbox.empty() and len(batch) < SEND_BATCH:
-                batch.append(self._outbox.get_nowait())
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, text in batch:
-                        pipe.publish(channel, text)
-                    await pipe.execute()
-            except Exception:
-                log.warning("relay: %d messages were lost", len(batch), exc_info=True)
+        self._channels.publish(self.table_channel(table_id), orjson.dumps(message))
 
     # --- forwarded requests -----------------------------------------------------------
 
@@ -162,7 +139,7 @@ class Relay:
         try:
             # through the outbox (its one connection): a burst of requests taking a connection
             # each ran out of the pool (MaxConnectionsError), and that dropped their sockets
-            self._outbox.put_nowait((self.process_channel(owner), orjson.dumps(request)))
+            self._channels.publish(self.process_channel(owner), orjson.dumps(request))
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
             raise RelayError(f"the process running table {table_id} did not answer") from None
@@ -181,33 +158,14 @@ class Relay:
         except Exception:
             log.exception("relay: the answer to a forwarded request could not be sent")
             return
-        self._outbox.put_nowait((self.process_channel(request["from"]), text))
+        self._channels.publish(self.process_channel(request["from"]), text)
 
     # --- reading ----------------------------------------------------------------------
 
-    async def _read(self) -> None:
-        while True:
-            try:
-                message = await self._pubsub.get_message(
-                    ignore_subscribe_messages=True, timeout=1.0
-                )
-            except Exception:
-                log.warning("relay: Redis read failed; retrying", exc_info=True)
-                await asyncio.sleep(0.5)
-                continue
-            if message is None:
-                continue
-            channel = message["channel"]
-            channel = channel.decode() if isinstance(channel, bytes) else channel
-            data = message["data"]
-            mine = isinstance(data, bytes) and data.startswith(self._echo)
-            if mine and channel.startswith("ds:t:"):
-                continue  # a table's frames this process published: delivered here already
-            try:
-                data = orjson.loads(data)
-                self._dispatch(channel, data)
-            except Exception:
-                log.exception("relay: a message on %s could not be handled", channel)
+    def _received(self, channel: str, data: bytes) -> None:
+        if channel.startswith("ds:t:") and data.startswith(self._echo):
+            return  # a table's frames this process published: delivered here already
+        self._dispatch(channel, orjson.loads(data))
 
     def _dispatch(self, channel: str, data: JSON) -> None:
         if channel.startswith("ds:t:"):
