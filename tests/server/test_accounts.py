@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
@@ -252,6 +253,27 @@ def test_sessions_expire(make_app: AppFactory) -> None:
         assert c.get("/api/me").json()["player"] is not None
         now[0] += 2 * 24 * 3600
         assert c.get("/api/me").json() == {"player": None}
+
+
+def test_expired_sessions_leave_the_database_without_a_login(make_app: AppFactory) -> None:
+    """The server deletes expired sessions at its start and every few hours, not only when
+    their account logs in again."""
+    now = [1_000_000.0]
+    with TestClient(make_app(password_hasher=CHEAP, clock=lambda: now[0])) as c:
+        register(c, "Anna")
+        now[0] += 10 * 24 * 3600
+        c.cookies.clear()
+        register(c, "Ben")  # Anna's session expires 10 days before Ben's
+        ben = c.cookies.get("ds_session")
+        assert ben and len(rows(c, schema.sessions)) == 2
+    now[0] += 25 * 24 * 3600  # Anna's is 5 days past its end, Ben's has 5 days left
+    with TestClient(make_app(password_hasher=CHEAP, clock=lambda: now[0])) as c:
+        deadline = time.monotonic() + 30
+        while len(rows(c, schema.sessions)) != 1:
+            assert time.monotonic() < deadline, "the expired session is still there"
+            time.sleep(0.05)
+        c.cookies.set("ds_session", ben)
+        assert c.get("/api/me").json()["player"]["name"] == "Ben"
 
 
 def test_register_while_logged_in_is_refused(client: TestClient) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import secrets
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -38,8 +39,12 @@ from doublesix.server.account_names import (
 from doublesix.server.logins import LoginLimits, Logins
 from doublesix.server.store import Guest, SqlStore
 
+log = logging.getLogger(__name__)
+
 SESSION_DAYS = 30
 """How long a session lasts after its login."""
+FORGET_EVERY_SECONDS = 6 * 3600.0
+"""How often the server deletes the expired sessions (besides each login's own)."""
 HASHING_AT_ONCE = 2
 """Passwords hashed or checked at the same time (the others wait)."""
 
@@ -246,6 +251,22 @@ class Accounts:
         s = schema.sessions
         async with self.store.writing() as conn:
             await conn.execute(s.delete().where(s.c.id == session_key(secret)))
+
+    async def forget_expired(self) -> int:
+        """Delete every expired session (a login deletes its own account's too); how many."""
+        s = schema.sessions
+        async with self.store.writing() as conn:
+            gone = await conn.execute(s.delete().where(s.c.expires_at <= self.clock()))
+        return gone.rowcount
+
+    async def forget_expired_every(self, seconds: float) -> None:
+        """``forget_expired`` now and then every ``seconds``, until cancelled."""
+        while True:
+            try:
+                await self.forget_expired()
+            except Exception:
+                log.warning("accounts: expired sessions could not be deleted", exc_info=True)
+            await asyncio.sleep(seconds)
 
 
 async def _new_session(conn: AsyncConnection, player: Guest, now: float) -> Login:

@@ -9,6 +9,7 @@ area), the table socket in ``ws.py``, each table's shell in ``host.py``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import itertools
 import json
@@ -26,7 +27,7 @@ from redis.asyncio import Redis
 
 from doublesix.collection import FullCollections
 from doublesix.server import errors
-from doublesix.server.accounts import Accounts
+from doublesix.server.accounts import FORGET_EVERY_SECONDS, Accounts
 from doublesix.server.addresses import AddressGuard, AddressLimits
 from doublesix.server.bodies import BodyLimit
 from doublesix.server.deps import Server
@@ -141,6 +142,10 @@ def create_app(
                     settings.login_limits, site_counts(site.redis) if site.redis else None
                 ),
             )
+            forgetting = asyncio.create_task(
+                accounts.forget_expired_every(FORGET_EVERY_SECONDS), name="forget-sessions"
+            )
+            stack.push_async_callback(_stop, forgetting)
             server = Server(
                 the_store, site.hub, manager, settings, limits, reviews, thinking, uploads, accounts
             )
@@ -212,6 +217,12 @@ async def _site(store: Store, settings: Settings) -> AsyncIterator[_Site]:
     finally:
         await relay.close()
         await redis.aclose()
+
+
+async def _stop(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 _holding: set[asyncio.Task[None]] = set()
