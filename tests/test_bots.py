@@ -13,6 +13,7 @@ from doublesix.bots.core import Scorer
 from doublesix.bots.expert import COST as EXPERT_COST
 from doublesix.bots.expert import UNITS_PER_MS, ExpertBot
 from doublesix.bots.inference import infer
+from doublesix.bots.ismcts import IsmctsBot
 from doublesix.bots.pimc import COST as PIMC_COST
 from doublesix.bots.pimc import UNITS_PER_MS as PIMC_UNITS_PER_MS
 from doublesix.bots.pimc import PimcBot
@@ -28,10 +29,12 @@ from doublesix.rules.view import SeatView, seat_view
 from doublesix.tiles import ALL, SUIT, value_of
 
 GAMES = [("kozel", 4), ("draw", 2), ("draw", 3), ("block", 4), ("block", 2), ("vog-talon", 4)]
-FAST = {"expert": 3.0, "expert-2026": 3.0, "pimc": 3.0, "omniscient": 3.0}
+FAST = {"expert": 3.0, "expert-2026": 3.0, "ismcts": 3.0, "pimc": 3.0, "omniscient": 3.0}
 
 
 def fast_bot(name: str, seed: int) -> object:
+    if name == "ismcts-tree":  # the tree search down to the round's end (no expert's endgame)
+        return IsmctsBot(random.Random(seed), ms_per_move=3.0, solve_at=0)
     bot = make_bot(name, seed)
     if name in FAST:
         bot.ms_per_move = FAST[name]  # type: ignore[attr-defined]
@@ -43,8 +46,8 @@ def fast_bot(name: str, seed: int) -> object:
 
 def test_registry_levels_and_measurement_only() -> None:
     assert {"random", "greedy", "medium", "pimc", "expert", "omniscient"} <= set(BOTS)
-    assert "omniscient" in MEASUREMENT_BOTS
-    assert "omniscient" not in table_bots()
+    assert {"omniscient", "ismcts"} <= MEASUREMENT_BOTS
+    assert "omniscient" not in table_bots() and "ismcts" not in table_bots()
     assert table_bots()[:2] == ["random", "greedy"]
     for name in BOTS:
         assert make_bot(name, 1).name == name
@@ -324,7 +327,9 @@ def _shuffled_hidden(rules: Ruleset, seed: int, seat: int, rng: random.Random) -
     return Deal(tuple(hands), tuple(bone), out)
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "medium", "pimc", "expert", "expert-2026"])
+@pytest.mark.parametrize(
+    "name", ["random", "greedy", "medium", "pimc", "expert", "expert-2026", "ismcts"]
+)
 @pytest.mark.parametrize(("preset_name", "players"), [("draw", 2), ("block", 3), ("block", 4)])
 def test_bots_decide_from_the_view_only(name: str, preset_name: str, players: int) -> None:
     """Shuffling the hidden tiles, with the same seed, never changes the bot's first move."""
@@ -371,7 +376,7 @@ class _Fixed:
 # --- determinism and budgets --------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["medium", "pimc", "expert"])
+@pytest.mark.parametrize("name", ["medium", "pimc", "expert", "ismcts"])
 def test_same_seed_same_game(name: str) -> None:
     rules = preset("kozel", target=40)
 
@@ -428,7 +433,7 @@ def test_hint_is_empty_when_not_your_turn() -> None:
     assert hint(seat_view(game, other), ms=5) == []
 
 
-@pytest.mark.parametrize("name", ["medium", "pimc", "expert"])
+@pytest.mark.parametrize("name", ["medium", "pimc", "expert", "ismcts", "ismcts-tree"])
 @pytest.mark.parametrize("players", [3, 4])
 def test_bots_decide_from_the_view_only_in_mid_round(name: str, players: int) -> None:
     """Mid-round, deal the hidden tiles again in any way the public events allow: same move.

@@ -28,6 +28,8 @@ class Work:
     """Plays simulated in playouts."""
     played: int = 0
     """Moves played out on a sample (one playout each)."""
+    tree: int = 0
+    """Decisions a tree search descended through."""
 
     def units(self, cost: Work) -> int:
         """This work in units, each kind charged as ``cost`` says (on every sample: kept plain)."""
@@ -38,4 +40,5 @@ class Work:
             + self.solved * cost.solved
             + self.plays * cost.plays
             + self.played * cost.played
+            + self.tree * cost.tree
         )
