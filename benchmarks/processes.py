@@ -9,8 +9,9 @@ PostgreSQL and on its Redis, and runs ``doublesix loadtest`` against them:
    of each table spread over both), alternating, ``--rounds`` times each:
    moves per second and the latency from a move to every seat's update;
 2. 2,000 clients at 500 four-player tables with a think time of 0.5–2 s for
-   ``--site-seconds`` over two processes: p50/p99, errors, lost and
-   duplicated events.
+   ``--site-seconds`` over two processes, ``--site-runs`` times: p50/p99,
+   errors, lost and duplicated events (the summary gives each run and the
+   median p99).
 
 Each run is one JSON line on stdout (the loadtest's figures, with the
 phase, the processes and the CPU seconds of the servers, of the load test,
@@ -163,6 +164,9 @@ def main() -> None:
     parser.add_argument("--flat-seconds", type=float, default=20.0)
     parser.add_argument("--rounds", type=int, default=3, help="flat-out rounds (0: the site only)")
     parser.add_argument("--site-seconds", type=float, default=60.0)
+    parser.add_argument(
+        "--site-runs", type=int, default=1, help="2,000-client runs, one after another"
+    )
     parser.add_argument("--folder", type=Path, default=Path("/tmp/doublesix-processes"))
     parser.add_argument(
         "--loadtest-processes",
@@ -180,13 +184,11 @@ def main() -> None:
         for processes in (1, 2):
             figures = measure(args.folder, processes, "flat", *flat, str(args.flat_seconds))
             results[processes].append(figures)
-    site = measure(
-        args.folder,
-        2,
-        "site",
+    site_load = (
         "--tables", "500", "--clients", "2000", "--players", "4",
         "--think", "0.5-2", "--seconds", str(args.site_seconds), *spread,
     )  # fmt: skip
+    sites = [measure(args.folder, 2, "site", *site_load) for _ in range(args.site_runs)]
 
     def median(processes: int, key: str) -> float:
         values = []
@@ -207,13 +209,24 @@ def main() -> None:
             f"p99 {median(2, 'latency_ms.p99'):.1f} ms): ratio {two / one:.2f}",
             file=sys.stderr,
         )
-    lat = site["latency_ms"]
-    print(
-        f"site: {site['clients']} clients at {site['tables']} tables over 2 processes, "
-        f"{site['moves_per_second']} moves/s, p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
-        f"errors {site['errors']}, lost {site['lost']}, duplicated {site['duplicated']}",
-        file=sys.stderr,
-    )
+    for site in sites:
+        lat = site["latency_ms"]
+        print(
+            f"site: {site['clients']} clients at {site['tables']} tables over 2 processes, "
+            f"{site['moves_per_second']} moves/s, p50 {lat['p50']} ms, p90 {lat['p90']} ms, "
+            f"p99 {lat['p99']} ms, errors {site['errors']}, lost {site['lost']}, "
+            f"duplicated {site['duplicated']}; CPU s: servers "
+            f"{sum(site['server_cpu_seconds']):.0f}, load test {site['loadtest_cpu_seconds']:.0f}, "
+            f"machine {site['machine_cpu_seconds']:.0f}",
+            file=sys.stderr,
+        )
+    if len(sites) > 1:
+        p99s = [site["latency_ms"]["p99"] for site in sites]
+        print(
+            f"site, median of {len(sites)}: p99 {statistics.median(p99s)} ms "
+            f"({min(p99s)}–{max(p99s)})",
+            file=sys.stderr,
+        )
 
 
 if __name__ == "__main__":
