@@ -84,3 +84,22 @@ def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any, screens
         "winner_takes_all",
         "round",
     )
+
+
+def test_a_challenged_player_who_leaves_ends_the_challenge(new_context: Any) -> None:
+    tag = secrets.token_hex(3)
+    a_name, b_name = f"Anna{tag}", f"Ben{tag}"
+    anna = new_context().new_page()
+    ben = new_context().new_page()
+    named(anna, a_name)
+    named(ben, b_name)
+    anna.click(f'#online .online-row[data-player="{b_name}"] .challenge-button')
+    anna.wait_for_selector("#challenge-dialog[open]")
+    anna.click("#challenge-send")
+    anna.wait_for_selector(".challenge-toast.outgoing")
+    ben.locator(".challenge-toast.incoming").wait_for()
+    ben.close()  # Ben closes his tab without answering
+    note = anna.locator(".challenge-toast.note", has_text=f"{b_name} left the site")
+    note.wait_for()
+    assert anna.locator(".challenge-toast.outgoing").count() == 0
+    anna.wait_for_selector(f'#online .online-row[data-player="{b_name}"]', state="detached")

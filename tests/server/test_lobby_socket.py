@@ -177,7 +177,9 @@ def test_an_accepted_challenge_starts_a_table_with_their_seats(lobby: TestClient
         r = challenge(lobby, anna, to=["ben"], options={"target": 50}, timer=30)
         assert r.status_code == 201, r.text
         made = r.json()
-        assert made["from"] == "Anna" and made["to"] == [{"name": "Ben", "answer": None}]
+        assert made["from"] == "Anna" and made["to"] == [
+            {"name": "Ben", "answer": None, "left": False}
+        ]
         assert made["status"] == "open" and made["expires_in"] == 60 and made["mine"] is True
         incoming = b.challenge("open")
         assert incoming["id"] == made["id"] and incoming["mine"] is False
@@ -211,8 +213,8 @@ def test_seats_left_over_take_bots_and_every_player_must_accept(lobby: TestClien
         first = lobby.post(f"/api/challenges/{made['id']}/accept").json()
         assert first["table"] is None and first["challenge"]["status"] == "open"
         assert first["challenge"]["to"] == [
-            {"name": "Ben", "answer": "accept"},
-            {"name": "Cleo", "answer": None},
+            {"name": "Ben", "answer": "accept", "left": False},
+            {"name": "Cleo", "answer": None, "left": False},
         ]
         as_player(lobby, cleo)
         table_id = lobby.post(f"/api/challenges/{made['id']}/accept").json()["table"]
@@ -234,7 +236,11 @@ def test_a_declined_challenge_is_over_for_everyone(lobby: TestClient) -> None:
         as_player(lobby, cleo)
         r = lobby.post(f"/api/challenges/{made['id']}/decline")
         assert r.status_code == 200 and r.json()["status"] == "declined"
-        assert a.challenge("declined")["to"][1] == {"name": "Cleo", "answer": "decline"}
+        assert a.challenge("declined")["to"][1] == {
+            "name": "Cleo",
+            "answer": "decline",
+            "left": False,
+        }
         as_player(lobby, ben)
         r = lobby.post(f"/api/challenges/{made['id']}/accept")
         assert r.status_code == 409 and "declined" in r.json()["error"]
@@ -283,6 +289,31 @@ def test_a_challenge_ends_when_its_challenger_leaves(lobby: TestClient) -> None:
         assert b.challenge("cancelled")["id"] == made["id"]
         as_player(lobby, ben)
         assert lobby.post(f"/api/challenges/{made['id']}/accept").status_code == 409
+
+
+def test_a_challenge_ends_when_a_challenged_player_leaves(lobby: TestClient) -> None:
+    anna, ben, cleo = name(lobby, "Anna"), name(lobby, "Ben"), name(lobby, "Cleo")
+    with ExitStack() as stack:
+        a, b, c = Lobby(lobby, stack, anna), Lobby(lobby, stack, ben), Lobby(lobby, stack, cleo)
+        made = challenge(lobby, anna, to=["Ben", "Cleo"]).json()
+        b.challenge("open")
+        as_player(lobby, ben)
+        accepted = lobby.post(f"/api/challenges/{made['id']}/accept").json()
+        assert accepted["table"] is None and accepted["challenge"]["status"] == "open"
+        b.close()  # Ben accepted, then left: the table would have his seat empty
+        ended = a.challenge("left")
+        assert ended["id"] == made["id"] and ended["table"] is None
+        assert [(p["name"], p["answer"], p["left"]) for p in ended["to"]] == [
+            ("Ben", "accept", True),
+            ("Cleo", None, False),
+        ]
+        assert c.challenge("left")["id"] == made["id"]
+        as_player(lobby, cleo)
+        r = lobby.post(f"/api/challenges/{made['id']}/accept")
+        assert r.status_code == 409 and r.json()["error"] == "this challenge is over: Ben left"
+        as_player(lobby, anna)
+        assert lobby.post(f"/api/challenges/{made['id']}/cancel").status_code == 409
+        assert lobby.get("/api/challenges").json()["challenges"] == []
 
 
 def test_the_challenger_may_withdraw_and_only_the_challenger(lobby: TestClient) -> None:

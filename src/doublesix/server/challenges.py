@@ -6,7 +6,8 @@ preset, options, players, timer, hints, rated, a bot level for the seats
 left over). When every challenged player has accepted, the table is made
 with each of them seated (``table_of``) and starts at once. A challenge
 is answered within ``SECONDS``; it ends declined, expired, cancelled (its
-challenger left or withdrew it) or accepted.
+challenger left or withdrew it), left (a challenged player left the site
+before it was accepted) or accepted.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ class Status(StrEnum):
     DECLINED = "declined"
     EXPIRED = "expired"
     CANCELLED = "cancelled"
+    LEFT = "left"
+    """A challenged player left the site while it waited: the table would have an empty
+    seat."""
 
 
 class Answer(StrEnum):
@@ -63,6 +67,8 @@ class Invited:
     name: str
     account: bool
     answer: Answer | None = None
+    left: bool = False
+    """They left the site while the challenge waited (it ended ``LEFT``)."""
 
     def to_json(self) -> JSON:
         return {
@@ -70,12 +76,19 @@ class Invited:
             "name": self.name,
             "account": self.account,
             "answer": None if self.answer is None else self.answer.value,
+            "left": self.left,
         }
 
     @classmethod
     def from_json(cls, data: JSON) -> Invited:
         answer = data.get("answer")
-        return cls(data["id"], data["name"], bool(data["account"]), answer and Answer(answer))
+        return cls(
+            data["id"],
+            data["name"],
+            bool(data["account"]),
+            answer and Answer(answer),
+            bool(data.get("left", False)),  # rows stored before it had the key
+        )
 
 
 @dataclass
@@ -108,7 +121,10 @@ class Challenge:
         return {
             "id": self.id,
             "from": self.name,
-            "to": [{"name": i.name, "answer": i.answer and i.answer.value} for i in self.invited],
+            "to": [
+                {"name": i.name, "answer": i.answer and i.answer.value, "left": i.left}
+                for i in self.invited
+            ],
             "preset": self.settings["preset"],
             "options": self.settings["options"],
             "players": self.settings["players"],
@@ -123,6 +139,16 @@ class Challenge:
 
 def _refuse(code: str, message: str, field: str, status: int = 422) -> CommandError:
     return CommandError(code, message, field=field, status=status)
+
+
+def over(challenge: Challenge) -> CommandError:
+    """The refusal of an answer to (or the withdrawal of) a challenge that has ended."""
+    if challenge.status == Status.LEFT:
+        gone = ", ".join(i.name for i in challenge.invited if i.left)
+        return CommandError("answered", f"this challenge is over: {gone} left", status=409)
+    return CommandError(
+        "answered", f"this challenge is {challenge.status.value} already", status=409
+    )
 
 
 def resolve(names: list[str], challenger: str, online: dict[str, OnlinePlayer]) -> list[Invited]:
@@ -244,9 +270,7 @@ def answer(challenge: Challenge, player_id: str, given: Answer, now: float, seed
         challenge.status = Status.EXPIRED
         return Answered(challenge)
     if challenge.status != Status.OPEN:
-        raise CommandError(
-            "answered", f"this challenge is {challenge.status.value} already", status=409
-        )
+        raise over(challenge)
     if invitee.answer is not None:
         raise CommandError("answered", "you have answered this challenge already", status=409)
     invitee.answer = given
@@ -258,3 +282,14 @@ def answer(challenge: Challenge, player_id: str, given: Answer, now: float, seed
         challenge.status, challenge.table = Status.ACCEPTED, table.id
         return Answered(challenge, table)
     return Answered(challenge)
+
+
+def leave(challenge: Challenge, player_id: str) -> bool:
+    """A challenged player left the site: an open challenge that waited for them (their
+    answer, or the others' after their acceptance) ends ``LEFT``. Whether it ended."""
+    invitee = challenge.invitee(player_id)
+    if invitee is None or challenge.status != Status.OPEN:
+        return False
+    invitee.left = True
+    challenge.status = Status.LEFT
+    return True

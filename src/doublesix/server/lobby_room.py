@@ -5,8 +5,9 @@ hears what every process changed: a player came or went (the online list is
 worked out again, at most every ``SETTLE_SECONDS``, and sent only if it
 changed), a chat message, a challenge changed (sent to the sockets of the
 players it involves). It also ends the challenges that are due: after
-``challenges.SECONDS`` (``sweep``), or when their challenger has had no
-socket anywhere for ``LEAVE_SECONDS`` (a page reload is no leaving).
+``challenges.SECONDS`` (``sweep``), or when their challenger or one of the
+challenged has had no socket anywhere for ``LEAVE_SECONDS`` (a page reload
+is no leaving).
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ from doublesix.server.challenges import (
     ChallengeIn,
     Status,
     answer,
+    leave,
     new_challenge,
+    over,
 )
 from doublesix.server.errors import CommandError
 from doublesix.server.lobby_bus import LobbyBus, LocalBus, RedisBus
@@ -65,7 +68,8 @@ SETTLE_SECONDS = 0.2
 RENEW_SECONDS = ONLINE_SECONDS / 3
 """How often a process renews its players in Redis (and looks at everyone's)."""
 LEAVE_SECONDS = 3.0
-"""A challenger without a socket this long has left: their challenges are cancelled."""
+"""A player without a socket this long has left: the challenges they made are cancelled,
+the open ones sent to them end ``left``."""
 SWEEP_SECONDS = 1.0
 """How often the challenges that are due are looked for."""
 CHALLENGES = parse("10/minute")
@@ -192,9 +196,14 @@ class Lobby:
         await asyncio.sleep(self.leave_seconds)
         if self.presence.here.has(player_id) or player_id in await self.presence.online():
             return
-        mine = [c.id for c in await self.book.open() if c.player == player_id]
+        waiting = await self.book.open()
+        mine = [c.id for c in waiting if c.player == player_id]
         for challenge in await self.book.end(mine, Status.CANCELLED, lambda c: True):
             self._tell(challenge)
+        for sent in [c.id for c in waiting if c.invitee(player_id) is not None]:
+            changed = await self.book.change(sent, lambda c: leave(c, player_id))
+            if changed is not None and changed[1]:
+                self._tell(changed[0])
 
     # --- what every process hears ---------------------------------------------------
 
@@ -288,9 +297,7 @@ class Lobby:
             raise CommandError("forbidden", "only its challenger withdraws a challenge", status=403)
         ended = await self.book.end([challenge_id], Status.CANCELLED, lambda c: True)
         if not ended:
-            raise CommandError(
-                "answered", f"this challenge is {found.status.value} already", status=409
-            )
+            raise over(await self.book.get(challenge_id) or found)
         self._tell(ended[0])
         return ended[0]
 

@@ -262,6 +262,9 @@ export function showChallenge(c) {
       note('lobby.challenge.expired');
     } else if (c.status === 'cancelled') {
       note('lobby.challenge.cancelled');
+    } else if (c.status === 'left') {
+      const who = c.to.filter((x) => x.left).map((x) => x.name).join(', ');
+      note('lobby.challenge.left', { name: who });
     }
     return;
   }
