@@ -69,10 +69,8 @@ def test_two_players_and_a_spectator_chat(new_context: Any, screenshots: Path) -
     laptop = new_context(viewport=LAPTOP)
     laptop.add_init_script(PLAYED)  # the page's sounds, counted
     anna, table = seat_page(laptop, "Anna")
-    note = anna.locator("#chat-note")  # the waiting room has no socket yet
-    note.wait_for()
-    assert note.inner_text() == "The chat opens once the game starts."
-    assert anna.locator("#chat-form").is_hidden()
+    anna.wait_for_selector("#waiting .waiting-card")
+    anna.locator("#chat-form").wait_for()  # the waiting room has the chat (below)
     phone = new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="de-DE")
     ben, _ = seat_page(phone, "Ben", table)
     for page in (anna, ben):
@@ -198,3 +196,34 @@ def test_two_players_and_a_spectator_chat(new_context: Any, screenshots: Path) -
         "Carla Zuschauer Still here",
     ]
     assert game.locator("#game-chat img").count() == 0
+
+
+def test_the_waiting_room_has_the_chat(new_context: Any) -> None:
+    """Anna waits at her table; Ben, a visitor with a name, reads and answers there (in the
+    spectators' channel), takes the seat, and writes on as a player once the game is on."""
+    anna, table = seat_page(new_context(viewport=LAPTOP), "Anna")
+    anna.wait_for_selector("#waiting .waiting-card")
+    anna.fill("#chat-input", "Anyone for a round?")
+    anna.press("#chat-input", "Enter")
+    wait_line(anna, "Anyone for a round?")
+
+    ben = new_context(viewport=LAPTOP).new_page()
+    ben.goto("/replay")
+    ben.request.post("/api/guest", data={"name": "Ben"})
+    ben.goto(f"/table/{table['id']}")
+    ben.wait_for_selector("#waiting .take-seat")
+    wait_line(ben, "Anyone for a round?")
+    ben.fill("#chat-input", "Me!")
+    ben.click("#chat-send")
+    wait_line(anna, "Me!")
+    assert lines(anna) == ["Anna Anyone for a round?", "Ben spectator Me!"]
+
+    ben.click("#waiting .take-seat")
+    for page in (anna, ben):
+        page.wait_for_selector("#hand .hand-tile", timeout=15000)
+    assert ben.locator("#my-name .name").inner_text() == "Ben"
+    assert ben.locator("#waiting").is_hidden()
+    ben.fill("#chat-input", "Good luck")
+    ben.click("#chat-send")
+    wait_line(anna, "Good luck")
+    assert lines(anna)[-1] == "Ben Good luck"  # a player now: the players' channel

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from .server_helpers import Socket, guest, human_table, play_out
+from .server_helpers import Socket, guest, human_table, new_table, play_out
 
 HTML = "<img src=x onerror=alert(1)>"
 
@@ -93,3 +93,35 @@ def test_a_sender_writes_five_messages_in_ten_seconds(client: TestClient) -> Non
             assert chat_frame(anna)["text"] == f"message {k}"
         anna.send({"type": "chat", "phrase": "thanks"})
         assert anna.error()["code"] == "rate_limited"
+
+
+def test_chat_in_the_waiting_room_then_at_the_started_game(client: TestClient) -> None:
+    """The socket opens before the game: the players seated so far and a named visitor talk
+    while the table waits; a player who sits down meanwhile is told of it, and the game's
+    start reaches every socket already open."""
+    seats = [{"kind": "human"}, {"kind": "open"}]
+    table = new_table(client, preset="draw", seats=seats)
+    with ExitStack() as stack:
+        anna = Socket(client, stack, table["id"], table["token"])
+        assert anna.view["status"] == "waiting" and anna.view["seat"] == 0
+        guest(client, "Ben")
+        ben = Socket(client, stack, table["id"], None)  # on the page, not seated yet
+        ben.send({"type": "chat", "text": "room for me?"})
+        for s in (anna, ben):
+            frame = chat_frame(s)
+            assert (frame["from"], frame["channel"]) == ("Ben", "spectators")
+        anna.send({"type": "chat", "phrase": "your_turn"})
+        for s in (anna, ben):
+            assert chat_frame(s)["channel"] == "players"
+
+        r = client.post(f"/api/tables/{table['id']}/join", json={"seat": 1})  # Ben sits down
+        assert r.status_code == 200, r.text
+        for s in (anna, ben):
+            update = s.receive()
+            while update["type"] != "update" or update["view"]["status"] != "playing":
+                update = s.receive()
+            s.version, s.view = update["version"], update["view"]
+        assert anna.view["players"] == ["Anna", "Ben"] and ben.view["seat"] is None
+        assert [a["seat"] for a in anna.view["away"]] == [1]  # Ben's socket holds no seat
+        said = [(c["from"], c.get("text"), c.get("phrase")) for c in anna.view["chat"]]
+        assert said == [("Ben", "room for me?", None), ("Anna", None, "your_turn")]

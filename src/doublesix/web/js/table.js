@@ -45,6 +45,10 @@ function render(fresh = new Map()) {
 
 /** A snapshot or an update: the new view and the events that led to it. */
 function accept(view, events) {
+  if (view.status === 'waiting') {
+    chatFromView(view); // the waiting room draws its seats from the table (waiting.js)
+    return;
+  }
   const prev = state.view;
   state.view = view;
   state.pending = false;
@@ -175,8 +179,8 @@ async function main() {
     else await rejoin({ invite });
   }
   chatPanel();
-  if (state.table.status === 'open') waitForPlayers(() => connect(socket));
-  else connect(socket);
+  if (state.table.status === 'open') waitForPlayers(); // its chat goes through the socket
+  connect(socket);
 }
 
 main().catch((e) => {

@@ -80,8 +80,8 @@ export function renderChat() {
   for (const msg of lines) list.appendChild(chatLine(msg, { onMute: mute, own: own(msg) }));
   if (atBottom) list.scrollTop = list.scrollHeight;
   $('chat-spectators').classList.toggle('hidden', mySeat() === null);
-  // The socket opens with the game (the waiting room has none); a spectator needs a name.
-  const note = !state.view ? 'chat.before_start' : nameless && mySeat() === null ? 'chat.need_name' : null;
+  // Nothing to write in until the socket's first view; a spectator needs a name.
+  const note = !opened ? 'chat.connecting' : nameless && mySeat() === null ? 'chat.need_name' : null;
   $('chat-form').classList.toggle('hidden', note !== null);
   $('chat-phrases').classList.toggle('hidden', note !== null);
   $('chat-note').classList.toggle('hidden', note === null);

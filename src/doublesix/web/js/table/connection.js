@@ -18,6 +18,7 @@ export function connect(on = handlers) {
     ws.send(JSON.stringify({ type: 'hello', token: state.token, since: state.version }));
   });
   ws.addEventListener('message', (m) => {
+    if (state.ws !== ws) return; // replaced (reconnect)
     let msg;
     try {
       msg = JSON.parse(m.data);
@@ -41,6 +42,19 @@ export function connect(on = handlers) {
     setTimeout(() => connect(), state.retry);
     state.retry = Math.min(state.retry * 2, 8000);
   });
+}
+
+/**
+ * A new socket at once, in place of the open one, after taking a seat: hello with its token,
+ * and a snapshot as that seat (what the old socket had was a spectator's view).
+ */
+export function reconnect() {
+  const old = state.ws;
+  state.ws = null; // its last frames and its closing are no longer ours
+  state.version = null;
+  state.backlog = [];
+  if (old) old.close();
+  connect();
 }
 
 /** Send a frame; false when the socket is not open. */

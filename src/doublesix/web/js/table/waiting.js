@@ -5,6 +5,7 @@ import { get, keepSeat, me, post } from '../api.js';
 import { clear, toast } from '../common.js';
 import { playerName } from '../describe.js';
 import { el, lit, tattr } from '../i18n.js';
+import { reconnect } from './connection.js';
 import { $, state, tableId } from './state.js';
 
 export function showMissing() {
@@ -87,7 +88,11 @@ export async function rejoin(body) {
 
 let waitTimer = null;
 
-export function waitForPlayers(connect) {
+/**
+ * Draw the waiting room and keep it up to date until the game starts. The socket is open
+ * meanwhile (the chat works); the game's first view, from the socket, closes the room.
+ */
+export function waitForPlayers() {
   renderWaiting();
   clearInterval(waitTimer);
   waitTimer = setInterval(async () => {
@@ -95,11 +100,8 @@ export function waitForPlayers(connect) {
       const table = await get(`/api/tables/${encodeURIComponent(tableId)}`);
       const changed = JSON.stringify(table) !== JSON.stringify(state.table);
       state.table = table;
-      if (table.status !== 'open') {
-        clearInterval(waitTimer);
-        $('waiting').classList.add('hidden');
-        connect();
-      } else if (changed) renderWaiting();
+      if (table.status !== 'open' || state.view) clearInterval(waitTimer);
+      else if (changed) renderWaiting();
     } catch (e) {
       /* try again */
     }
@@ -138,6 +140,7 @@ function linkRow(id, url) {
 }
 
 function renderWaiting() {
+  if (state.view) return; // the game's first view came: the felt shows the table now
   const w = clear($('waiting'));
   w.classList.remove('hidden');
   const table = state.table;
@@ -180,7 +183,9 @@ function renderWaiting() {
         const take = el('button', 'table.take_seat', {}, 'small take-seat');
         take.type = 'button';
         take.addEventListener('click', async () => {
-          if (await joinWith({ seat: i })) renderWaiting();
+          if (!(await joinWith({ seat: i }))) return;
+          renderWaiting();
+          reconnect(); // the socket says hello again, now as the seat's player
         });
         li.appendChild(take);
       }
