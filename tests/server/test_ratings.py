@@ -166,6 +166,29 @@ def test_bots_keep_their_fixed_ratings(client: TestClient) -> None:
     assert BOT_RATINGS["greedy"] == greedy  # never updated
 
 
+def test_leaving_a_rated_game_does_not_escape_its_rating(make_app: AppFactory) -> None:
+    """Anna leaves her rated game against a bot after one move: once her grace period is
+    over a stand-in bot plays her seat to the game's end, and the game is rated for her."""
+    with TestClient(make_app(grace_seconds=0.2)) as client:
+        me = account(client, "Anna")
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+        body = {"preset": "draw", "seats": seats, "rated": True, "options": {"target": 50}}
+        table = client.post("/api/tables", json=body).json()
+        with ExitStack() as stack:
+            socket = Socket(client, stack, table["id"], table["token"])
+            while not (socket.view["status"] == "playing" and socket.view["turn"] == 0):
+                socket.update()
+            socket.play(socket.view["legal"][0])
+        # her socket is closed: nobody of hers is at the table any more
+        found = wait_rated(client, table["id"], 1)
+        assert [row.player_id for row in found] == [me]
+        result = stored_result(client, table["id"])
+        assert result["finished"] and max(result["scores"]) >= 50
+        outcome = "win" if 0 in result["winners"] else "loss"
+        assert found[0].outcome == outcome
+        assert ratings(client)[(me, "draw")].games == 1
+
+
 def test_unrated_tables_are_not_rated(client: TestClient) -> None:
     account(client, "Anna")
     seats = [{"kind": "human"}, {"kind": "open"}]
