@@ -198,7 +198,7 @@ def test_two_players_and_a_spectator_chat(new_context: Any, screenshots: Path) -
     assert game.locator("#game-chat img").count() == 0
 
 
-def test_the_waiting_room_has_the_chat(new_context: Any) -> None:
+def test_the_waiting_room_has_the_chat(new_context: Any, screenshots: Path) -> None:
     """Anna waits at her table; Ben, a visitor with a name, reads and answers there (in the
     spectators' channel), takes the seat, and writes on as a player once the game is on."""
     anna, table = seat_page(new_context(viewport=LAPTOP), "Anna")
@@ -217,6 +217,7 @@ def test_the_waiting_room_has_the_chat(new_context: Any) -> None:
     ben.click("#chat-send")
     wait_line(anna, "Me!")
     assert lines(anna) == ["Anna Anyone for a round?", "Ben spectator Me!"]
+    ben.screenshot(path=str(screenshots / "waiting-chat.png"))
 
     ben.click("#waiting .take-seat")
     for page in (anna, ben):
