@@ -156,6 +156,47 @@ def test_a_game_played_on_two_processes(site: Site) -> None:
         seat.close()  # else each server waits out its graceful shutdown (5 s) for them
 
 
+def test_the_waiting_room_talks_across_processes(site: Site) -> None:
+    """Anna waits at her table on one process; Ben, a visitor on the other, chats with her
+    there before he sits down, and the game's start reaches both waiting sockets."""
+    a, b = site.start(), site.start()
+    anna = guest(a, "Anna")
+    body = {"preset": "block", "seats": [{"kind": "human"}, {"kind": "open"}]}
+    made = anna.post("/api/tables", json=body).json()
+    ben = guest(b, "Ben")
+    cookie = {"Cookie": f"ds_guest={ben.cookies['ds_guest']}"}
+    sockets = [
+        connect(f"{a.ws}/ws/table/{made['id']}", open_timeout=15),
+        connect(f"{b.ws}/ws/table/{made['id']}", open_timeout=15, additional_headers=cookie),
+    ]
+    for ws, token in zip(sockets, (made["token"], None), strict=True):
+        ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
+        first = json.loads(ws.recv(timeout=15))
+        assert first["type"] == "snapshot" and first["view"]["status"] == "waiting", first
+
+    def next_of(ws: ClientConnection, kind: str) -> dict[str, Any]:
+        while True:
+            frame: dict[str, Any] = json.loads(ws.recv(timeout=15))
+            if frame["type"] == kind:
+                return frame
+
+    sockets[1].send(json.dumps({"type": "chat", "text": "room for me?"}))
+    for ws in sockets:
+        said = next_of(ws, "chat")
+        assert (said["from"], said["channel"], said["text"]) == (
+            "Ben",
+            "spectators",
+            "room for me?",
+        )
+    assert ben.post(f"/api/tables/{made['id']}/join", json={}).status_code == 200
+    for ws in sockets:
+        update = next_of(ws, "update")
+        while update["view"]["status"] != "playing":
+            update = next_of(ws, "update")
+    for ws in sockets:
+        ws.close()
+
+
 def test_the_owner_dies_and_another_process_finishes_the_game(site: Site) -> None:
     a, b = site.start(), site.start()
     table, tokens = two_player_table(a, b, options={"target": 40})
