@@ -29,7 +29,16 @@ from doublesix.rules.view import SeatView, seat_view
 from doublesix.tiles import ALL, SUIT, value_of
 
 GAMES = [("kozel", 4), ("draw", 2), ("draw", 3), ("block", 4), ("block", 2), ("vog-talon", 4)]
-FAST = {"expert": 3.0, "expert-2026": 3.0, "ismcts": 3.0, "pimc": 3.0, "omniscient": 3.0}
+FAST = {
+    "expert": 3.0,
+    "expert-2026": 3.0,
+    "expert-fit": 3.0,
+    "expert-race": 10.0,  # enough deals that its race drops moves
+    "ismcts": 3.0,
+    "ismcts-fit": 3.0,
+    "pimc": 3.0,
+    "omniscient": 3.0,
+}
 
 
 def fast_bot(name: str, seed: int) -> object:
@@ -46,8 +55,9 @@ def fast_bot(name: str, seed: int) -> object:
 
 def test_registry_levels_and_measurement_only() -> None:
     assert {"random", "greedy", "medium", "pimc", "expert", "omniscient"} <= set(BOTS)
-    assert {"omniscient", "ismcts"} <= MEASUREMENT_BOTS
-    assert "omniscient" not in table_bots() and "ismcts" not in table_bots()
+    candidates = {"ismcts", "expert-fit", "ismcts-fit", "expert-race"}
+    assert {"omniscient", *candidates} <= MEASUREMENT_BOTS
+    assert not {"omniscient", *candidates} & set(table_bots())
     assert table_bots()[:2] == ["random", "greedy"]
     for name in BOTS:
         assert make_bot(name, 1).name == name
@@ -328,7 +338,19 @@ def _shuffled_hidden(rules: Ruleset, seed: int, seat: int, rng: random.Random) -
 
 
 @pytest.mark.parametrize(
-    "name", ["random", "greedy", "medium", "pimc", "expert", "expert-2026", "ismcts"]
+    "name",
+    [
+        "random",
+        "greedy",
+        "medium",
+        "pimc",
+        "expert",
+        "expert-2026",
+        "ismcts",
+        "expert-fit",
+        "ismcts-fit",
+        "expert-race",
+    ],
 )
 @pytest.mark.parametrize(("preset_name", "players"), [("draw", 2), ("block", 3), ("block", 4)])
 def test_bots_decide_from_the_view_only(name: str, preset_name: str, players: int) -> None:
@@ -376,7 +398,9 @@ class _Fixed:
 # --- determinism and budgets --------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["medium", "pimc", "expert", "ismcts"])
+@pytest.mark.parametrize(
+    "name", ["medium", "pimc", "expert", "ismcts", "expert-fit", "ismcts-fit", "expert-race"]
+)
 def test_same_seed_same_game(name: str) -> None:
     rules = preset("kozel", target=40)
 
@@ -433,7 +457,19 @@ def test_hint_is_empty_when_not_your_turn() -> None:
     assert hint(seat_view(game, other), ms=5) == []
 
 
-@pytest.mark.parametrize("name", ["medium", "pimc", "expert", "ismcts", "ismcts-tree"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "medium",
+        "pimc",
+        "expert",
+        "ismcts",
+        "ismcts-tree",
+        "expert-fit",
+        "ismcts-fit",
+        "expert-race",
+    ],
+)
 @pytest.mark.parametrize("players", [3, 4])
 def test_bots_decide_from_the_view_only_in_mid_round(name: str, players: int) -> None:
     """Mid-round, deal the hidden tiles again in any way the public events allow: same move.

@@ -2,12 +2,14 @@
 
 Levels a table offers (``table_bots()``): ``random``, ``greedy``, ``medium``,
 ``pimc``, ``expert``. ``omniscient`` (sees every hand), ``expert-2026`` (the
-expert of 2026, frozen as a yardstick) and ``ismcts`` (a candidate for the
-next expert, not yet shown stronger) are for the arena only
+expert of 2026, frozen as a yardstick) and the candidates for the next
+expert, none yet shown stronger (``ismcts``; ``expert-fit`` and ``ismcts-fit``,
+which weigh deals by a fitted model of the others, ``fitted``; ``expert-race``,
+which stops valuing beaten moves, ``racing``) are for the arena only
 (``MEASUREMENT_BOTS``); ``make_bot`` makes any of them.
 """
 
-from doublesix.bots import expert, ismcts, medium, omniscient, pimc
+from doublesix.bots import expert, fitted, ismcts, medium, omniscient, pimc, racing
 from doublesix.bots.base import BOTS, BUDGETS, MEASUREMENT_BOTS, Bot, make_bot, table_bots
 from doublesix.bots.hint import Hint, hint
 from doublesix.bots.simple import GreedyBot, RandomBot
@@ -21,11 +23,13 @@ __all__ = [
     "Hint",
     "RandomBot",
     "expert",
+    "fitted",
     "hint",
     "ismcts",
     "make_bot",
     "medium",
     "omniscient",
     "pimc",
+    "racing",
     "table_bots",
 ]

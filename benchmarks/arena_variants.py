@@ -1,0 +1,185 @@
+"""``doublesix arena`` with variants of the candidates, named by what they change.
+
+    python benchmarks/arena_variants.py --preset kozel \
+        --bots ismcts-fit-c0.7-t4:30,expert-2026:30 --games 40 --seed 16 --log FILE
+
+A bot named ``ismcts-fit-c<C>-t<T>`` is ``ismcts-fit`` (``bots/fitted.py``)
+with the exploration constant ``C`` (``C_PUCT``, in standard deviations of
+the root's returns; 1.5 by default) and the prior's temperature ``T``
+(``PRIOR_T``, in the playout policy's points; 4 by default: lower is a
+sharper prior). ``expert-fp`` is ``expert`` (``expert-fit-fp``: ``expert-fit``)
+with ``fitted_playout``: every seat of a playout plays as the conditional
+logit fitted to ``expert``'s own choices would, not as ``smart_playout``.
+The variants are registered in this process only (arena only, never at a
+table); every other argument is the arena's, and the log's header names the
+variant, so each run resumes only with its own parameters.
+``arena_variants.py --table LOG...`` prints ``arena_table.py``'s table of
+logs that name variants.
+Run with ``--jobs 1`` (the default): other processes would not know the
+variants.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+from collections.abc import Sequence
+
+from doublesix.bots.base import register
+from doublesix.bots.expert import ExpertBot
+from doublesix.bots.fitted import ExpertFitBot, IsmctsFitBot
+from doublesix.cli import main
+from doublesix.tiles import DOUBLES, OTHER, SUIT, VALUE
+
+VARIANT = re.compile(r"ismcts-fit-c([0-9.]+)-t([0-9.]+)")
+
+PLAYOUT_WEIGHTS = (7, 105, -9, 51, 117)
+"""(pips, a double, tiles kept that fit, tiles of the open number, the next seat cannot
+answer), times 100: ``benchmarks/fit_opponent_model.py``'s fit "with the next hand" (both
+games), the policy that best predicts ``expert``'s own choices when every hand is known."""
+
+
+def fitted_playout(
+    hands: list[int],
+    left: int,
+    right: int,
+    turn: int,
+    bone: Sequence[int],
+    drawn: int,
+    stop: int,
+    draw_one: bool,
+    n: int,
+) -> tuple[bool, int, int]:
+    """``search.smart_playout`` with the fitted weights: each seat plays its best-scored play."""
+    w_pip, w_double, w_kept, w_open, w_block = PLAYOUT_WEIGHTS
+    base = [w_pip * VALUE[x] + (w_double if DOUBLES >> x & 1 else 0) for x in range(28)]
+    suit = SUIT
+    other = OTHER
+    plays = 0
+    while True:
+        h = hands[turn]
+        sl = suit[left]
+        sr = suit[right]
+        p = h & (sl | sr)
+        best = -(10**9)
+        t = -1
+        end = 0
+        nh = hands[(turn + 1) % n]
+        q = p
+        while q:
+            low = q & -q
+            x = low.bit_length() - 1
+            q ^= low
+            rest = h ^ low
+            b = base[x]
+            if sl & low:
+                new = suit[other[x][left]]
+                ns = new | sr
+                sc = (
+                    b
+                    + w_kept * (rest & ns).bit_count()
+                    + w_open * (rest & new).bit_count()
+                    + (0 if nh & ns else w_block)
+                )
+                if sc > best:
+                    best, t, end = sc, x, 0
+            if sr & low and left != right:
+                new = suit[other[x][right]]
+                ns = sl | new
+                sc = (
+                    b
+                    + w_kept * (rest & ns).bit_count()
+                    + w_open * (rest & new).bit_count()
+                    + (0 if nh & ns else w_block)
+                )
+                if sc > best:
+                    best, t, end = sc, x, 1
+        h ^= 1 << t
+        hands[turn] = h
+        plays += 1
+        if end == 0:
+            left = other[t][left]
+        else:
+            right = other[t][right]
+        if not h:
+            return True, turn, plays
+        suits = suit[left] | suit[right]
+        last = turn
+        s = (turn + 1) % n
+        while True:
+            if hands[s] & suits:
+                break
+            if drawn < stop:
+                x = bone[drawn]
+                drawn += 1
+                hands[s] |= 1 << x
+                if suits >> x & 1:
+                    break
+                if not draw_one:
+                    continue
+            if drawn >= stop:
+                for hh in hands:
+                    if hh & suits:
+                        break
+                else:
+                    return False, last, plays
+            s = (s + 1) % n
+        turn = s
+
+
+def register_variants(argv: list[str]) -> None:
+    """Register every variant that ``--bots`` in ``argv`` names."""
+    for i, arg in enumerate(argv):
+        if arg == "--bots" and i + 1 < len(argv):
+            for spec in argv[i + 1].split(","):
+                name = spec.partition(":")[0]
+                m = VARIANT.fullmatch(name)
+                if m:
+                    _register(name, float(m.group(1)), float(m.group(2)))
+                elif name in ("expert-fp", "expert-fit-fp"):
+                    _register_playout(name)
+
+
+def _register_playout(name: str) -> None:
+    def make(rng: random.Random) -> ExpertBot:
+        bot = ExpertFitBot(rng) if name == "expert-fit-fp" else ExpertBot(rng)
+        bot.name = name
+        bot.playout = fitted_playout
+        return bot
+
+    register(name, table=False, ms=100.0)(make)
+
+
+def _register(name: str, c_puct: float, prior_t: float) -> None:
+    def make(rng: random.Random) -> IsmctsFitBot:
+        bot = IsmctsFitBot(rng)
+        bot.name = name
+        bot.c_puct = c_puct
+        bot.prior_t = prior_t
+        return bot
+
+    register(name, table=False, ms=100.0)(make)
+
+
+def table(paths: list[str]) -> None:
+    """``arena_table.py`` of ``paths``, the variants their runs name known."""
+    import json
+
+    import arena_table
+
+    for path in paths:
+        with open(path) as log:
+            header = json.loads(log.readline())
+        register_variants(["--bots", ",".join(header["bots"])])
+    sys.argv = [sys.argv[0], *paths]
+    arena_table.main()
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    if args[:1] == ["--table"]:
+        table(args[1:])
+        sys.exit(0)
+    register_variants(args)
+    sys.exit(main(["arena", *args]))

@@ -1,0 +1,122 @@
+"""The variants of ``benchmarks/arena_variants.py``: honest (the view only), sound playouts."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from doublesix.bots import make_bot
+from doublesix.bots.arena import play_game
+from doublesix.bots.inference import infer
+from doublesix.bots.sampler import Sampler
+from doublesix.bots.search import smart_playout, step
+from doublesix.rules.deal import Deal, RecordedDealer, SeededDealer
+from doublesix.rules.game import Game
+from doublesix.rules.moves import Move, Play
+from doublesix.rules.ruleset import preset
+from doublesix.rules.view import seat_view
+from doublesix.tiles import ALL
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+VARIANTS = ["expert-fp", "expert-fit-fp", "ismcts-fit-c0.5-t4", "ismcts-fit-c1.5-t1.5"]
+
+
+def _variants() -> Any:
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "arena_variants", BENCHMARKS / "arena_variants.py"
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    module.register_variants(["--bots", ",".join(VARIANTS)])
+    return module
+
+
+class _Fixed:
+    def __init__(self, deal: Deal) -> None:
+        self.inner = RecordedDealer([deal], [])
+
+    def deal(self) -> Deal:
+        return self.inner.deal()
+
+    def lead_draw(self, seat: int, taken: int) -> int:
+        return self.inner.lead_draw(seat, taken)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("players", [3, 4])
+def test_variants_decide_from_the_view_only(name: str, players: int) -> None:
+    """Mid-round, the hidden tiles dealt again as the public events allow: the same move."""
+    _variants()
+    rules = preset("block", players)
+    checked = differed = 0
+    for seed in range(30):
+        game = Game(rules, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(5, 12)):
+            if game.round.ending is not None:
+                break
+            game.play(rng.choice(game.legal_moves()))
+        if game.round.ending is not None or len(game.legal_moves()) < 2:
+            continue
+        me = game.round.turn
+        view = seat_view(game, me)
+        k = infer(view)
+        sample = Sampler(k, random.Random(seed)).sample()
+        hands = tuple(sample.hands[s] | k.played_by[s] for s in range(players))
+        out = ALL
+        for h in hands:
+            out &= ~h
+        other = Game(rules, dealer=_Fixed(Deal(hands, (), out)))
+        for e in game.round.events[len(other.round.events) :]:
+            if isinstance(e, Play):
+                other.play(Move(e.tile, e.end))
+        other_view = seat_view(other, me)
+        assert other_view == view
+        differed += other.round.hands != game.round.hands
+        assert make_bot(f"{name}:5", 3).choose(view) == make_bot(f"{name}:5", 3).choose(other_view)
+        checked += 1
+        if checked >= 3:
+            break
+    assert checked and differed
+
+
+def test_fitted_playout_ends_rounds_like_smart_playouts_do() -> None:
+    fitted_playout = _variants().fitted_playout
+    rules = preset("draw", 2)
+    for seed in range(100):
+        deal = SeededDealer(rules, seed).deal()
+        for playout in (smart_playout, fitted_playout):
+            hands = list(deal.hands)
+            t = hands[0].bit_length() - 1
+            left, right, nxt, drawn = step(
+                hands, -1, -1, 0, t, 2, deal.boneyard, 0, len(deal.boneyard), False, 2
+            )
+            domino, last, plays = playout(
+                hands, left, right, nxt, deal.boneyard, drawn, len(deal.boneyard), False, 2
+            )
+            assert plays >= 1
+            assert (hands[last] == 0) == domino
+            if not domino:  # blocked: nobody went out
+                assert all(hands)
+
+
+@pytest.mark.parametrize("name", ["expert-fp", "ismcts-fit-c0.5-t4"])
+def test_variants_same_seed_same_game(name: str) -> None:
+    _variants()
+    rules = preset("kozel", target=40)
+
+    def scores() -> tuple[int, ...]:
+        bots = [make_bot(f"{name}:3" if s % 2 else "greedy", s) for s in range(4)]
+        return tuple(play_game(rules, 21, bots).scores)
+
+    assert scores() == scores()
