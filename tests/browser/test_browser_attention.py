@@ -12,6 +12,7 @@ Chromium keeps every tab visible).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 INIT = """
@@ -38,7 +39,16 @@ def played(page: Any) -> list[str]:
 
 
 def wait_for_our_turn(page: Any) -> None:
-    page.wait_for_selector("#hand.my-turn .hand-tile.playable", timeout=20000)
+    """Until we have a tile to play. The server deals at random: a round may end before our
+    next turn (the bot dominoes, or the line blocks), and then we press Continue."""
+    deadline = time.monotonic() + 20
+    mine = page.locator("#hand.my-turn .hand-tile.playable")
+    while not mine.count():
+        assert time.monotonic() < deadline, "our turn did not come"
+        cont = page.locator("#continue:enabled")
+        if cont.count() and cont.is_visible():
+            cont.click()
+        page.wait_for_timeout(100)
 
 
 def test_sounds_title_clock_and_mute(new_context: Any) -> None:
