@@ -291,6 +291,7 @@ def test_a_challenge_ends_when_its_challenger_leaves(lobby: TestClient) -> None:
         assert lobby.post(f"/api/challenges/{made['id']}/accept").status_code == 409
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 def test_a_challenge_ends_when_a_challenged_player_leaves(lobby: TestClient) -> None:
     anna, ben, cleo = name(lobby, "Anna"), name(lobby, "Ben"), name(lobby, "Cleo")
     with ExitStack() as stack:
