@@ -4,6 +4,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The bots' search core, compiled by mypyc when the package is installed (setup.py).
+CORE := $(shell sed -n 's|^    "\(src/doublesix/bots/.*\.py\)",$$|\1|p' setup.py)
+COMPILED := $(VENV)/.compiled
 
 .PHONY: run play test lint typecheck install bench chromium screenshots
 
@@ -11,25 +14,30 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(COMPILED)
 
 # OpenSpiel and PettingZoo (`pip install doublesix[research]`): their tests run in `make test`.
 RESEARCH := $(VENV)/.research
 $(RESEARCH): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,research]'
-	touch $(RESEARCH)
+	touch $(RESEARCH) $(COMPILED)
 
-install: $(STAMP)
+# An edit to the core recompiles it: the compiled modules are imported before the sources.
+$(COMPILED): $(STAMP) setup.py $(CORE)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $(COMPILED)
 
-run: $(STAMP)  # the lobby at http://127.0.0.1:8000, games kept in doublesix.sqlite3
+install: $(STAMP) $(COMPILED)
+
+run: $(STAMP) $(COMPILED)  # the lobby at http://127.0.0.1:8000, games kept in doublesix.sqlite3
 	$(BIN)/doublesix serve --host 127.0.0.1 --port 8000
 
-play: $(STAMP)  # a game in the terminal against bots
+play: $(STAMP) $(COMPILED)  # a game in the terminal against bots
 	$(BIN)/doublesix play --preset kozel
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks tools
-	$(BIN)/ruff format --check src tests benchmarks tools
+	$(BIN)/ruff check src tests benchmarks tools setup.py
+	$(BIN)/ruff format --check src tests benchmarks tools setup.py
 
 typecheck: $(RESEARCH)
 	$(BIN)/mypy
@@ -38,7 +46,7 @@ typecheck: $(RESEARCH)
 chromium:
 	@sh tools/chromium.sh
 
-test: lint typecheck chromium $(RESEARCH)
+test: lint typecheck chromium $(RESEARCH) $(COMPILED)
 	$(BIN)/pytest
 
 bench: $(STAMP)

@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import astuple, fields
 from typing import Any
 
-from doublesix.bots import make_bot
+from doublesix.bots import expert, fitted, ismcts, make_bot, pimc
 from doublesix.bots.arena import configure, play_game
 from doublesix.bots.budget import Work
 from doublesix.rules.ruleset import Ruleset, preset
@@ -34,6 +34,14 @@ PRESETS = {"kozel": ("kozel", None), "draw-2": ("draw", 2), "block-4": ("block",
 KINDS = [f.name for f in fields(Work)]
 
 Row = tuple[str, tuple[int, ...], float]
+
+CONSTANTS: dict[str, tuple[Work, int]] = {
+    "expert": (expert.COST, expert.UNITS_PER_MS),
+    "pimc": (pimc.COST, pimc.UNITS_PER_MS),
+    "ismcts": (ismcts.COST, ismcts.UNITS_PER_MS),
+    "ismcts-fit": (fitted.ISMCTS_FIT_COST, ismcts.UNITS_PER_MS),
+}
+"""Each calibrated level's present costs per kind of work and units per millisecond."""
 
 
 class Timed:
@@ -103,15 +111,13 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bot", choices=["expert", "pimc"], default="expert")
+    parser.add_argument("--bot", choices=sorted(CONSTANTS), default="expert")
     parser.add_argument("--ms", type=float, default=300.0)
     parser.add_argument("--games", type=int, default=4, help="games per preset")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--fraction", type=float, default=0.9)
     args = parser.parse_args()
-    module = __import__(f"doublesix.bots.{args.bot}", fromlist=["COST", "UNITS_PER_MS"])
-    cost: Work = module.COST
-    units_per_ms: int = module.UNITS_PER_MS
+    cost, units_per_ms = CONSTANTS[args.bot]
 
     tasks = [(label, args.bot, seed, args.ms) for label in PRESETS for seed in range(args.games)]
     rows: list[Row] = []

@@ -52,8 +52,13 @@ from doublesix.tiles import SUIT
 BUDGET_MS = 100.0
 """The budget per move (ms of one core) unless one is given."""
 
-UNITS_PER_MS = 2250
-"""Work units per millisecond of budget, as the expert's (``COST``: units of each kind)."""
+UNITS_PER_MS = 6000
+"""Work units per millisecond of budget (``COST``: units of each kind), for the compiled core.
+
+The expert's 2,250 units a millisecond were calibrated on the pure-Python core; compiled
+(``setup.py``) the same work of this search takes 1/2.71 of the CPU in Kozel and 1/2.80
+in 2-player Draw, measured side by side (``benchmarks/compiled_core.log``). Uncompiled,
+a decision takes some 2.7 times its budget (the same moves)."""
 
 COST = Work(attempts=32, weighed=1, plays=3, played=8, tree=12)
 """Units charged for each kind of work: about its CPU time relative to the others."""
