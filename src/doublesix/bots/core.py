@@ -103,15 +103,18 @@ class Scorer:
         "bonus",
         "eggs",
         "fish_all",
-        "kind",
+        "goat",
+        "kozel",
         "lone00",
         "lone66",
         "n",
+        "penalties",
         "scores",
         "side",
         "side_of",
         "sides",
         "target",
+        "winner_takes",
     )
 
     def __init__(
@@ -121,7 +124,12 @@ class Scorer:
         self.sides = ruleset.sides
         self.side_of = tuple(ruleset.side_of(s) for s in range(self.n))
         self.side = side
-        self.kind = ruleset.scoring
+        kind = ruleset.scoring
+        self.kozel = kind is Scoring.KOZEL
+        self.goat = kind is Scoring.GOAT
+        self.winner_takes = kind is Scoring.WINNER_TAKES
+        self.penalties = kind.penalties
+        """The scoring kind as flags: an enum member read on every ending is slow, compiled too."""
         self.target = ruleset.target if isinstance(ruleset.target, int) else 0
         self.scores = tuple(scores)
         self.eggs = eggs
@@ -147,7 +155,6 @@ class Scorer:
     ) -> list[int]:
         side_of = self.side_of
         points = [0] * self.sides
-        kind = self.kind
         if domino:
             won = side_of[last]
         else:
@@ -155,7 +162,7 @@ class Scorer:
             if values.count(low) > 1:
                 return points  # tied / eggs: nobody scores now
             won = values.index(low)
-        if kind is Scoring.KOZEL:
+        if self.kozel:
             loser = 1 - won
             if domino:
                 charge = 0
@@ -170,13 +177,13 @@ class Scorer:
             points[loser] = charge
             return points
         others = sum(values) - values[won]
-        if kind is Scoring.GOAT:
+        if self.goat:
             if domino:  # R28a: a lone 0-0 or 6-6 counts specially
                 values = [0] * self.sides
                 for seat, h in enumerate(hands):
                     values[side_of[seat]] += self._counted(h)
             return [0 if s == won else v for s, v in enumerate(values)]
-        if kind is Scoring.WINNER_TAKES and not domino:
+        if self.winner_takes and not domino:
             points[won] = others - values[won]
         else:
             points[won] = others
@@ -209,7 +216,7 @@ class Scorer:
         me = self.side
         mine = pts[me]
         other = max(p for s, p in enumerate(pts) if s != me)
-        if self.kind.penalties:
+        if self.penalties:
             v = float(other - mine) if self.sides == 2 else float(-mine)
             if bonus:
                 if self.scores[me] + mine > self.target and mine:

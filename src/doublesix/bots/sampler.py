@@ -15,7 +15,6 @@ import random
 from dataclasses import dataclass
 
 from doublesix.bots.inference import Knowledge
-from doublesix.tiles import bits
 
 _LOG_C = [
     [
@@ -79,12 +78,12 @@ class Sampler:
         log_w = 0.0
         for s, gi, count, forbidden in self.slots:
             allowed = remaining & ~forbidden if strict else remaining
-            pool = list(bits(allowed))
+            pool = _indices(allowed)
             m = len(pool)
             if m < count:
                 if strict:
                     return None
-                pool = list(bits(remaining))
+                pool = _indices(remaining)
                 m = len(pool)
                 count = min(count, m)
             chosen = rng.sample(pool, count)
@@ -95,7 +94,17 @@ class Sampler:
             remaining &= ~mask
             hands[s] |= mask
             groups[s][gi] = mask
-        rest = list(bits(remaining))
+        rest = _indices(remaining)
         rng.shuffle(rest)
         bone = rest[: k.boneyard]
         return Sample(hands, bone, groups, log_w)
+
+
+def _indices(mask: int) -> list[int]:
+    """``list(tiles.bits(mask))`` in the compiled core, where a generator costs a call a tile."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

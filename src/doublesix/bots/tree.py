@@ -113,19 +113,42 @@ class Puct:
         c: float,
     ) -> tuple[int, int, Edge]:
         """The play to descend by among ``legal`` (each counted available), and its edge."""
-        scores = [policy_score(hand, t, end, left, right, next_hand) for t, end in legal]
-        top = max(scores)
+        n = len(legal)
+        scores = [0] * n
+        here: list[Edge] = []
+        edges = node.edges
+        base = seat << 8
+        top = -1
+        seen = 0.0
+        seen_n = 0
+        for i in range(n):
+            t, end = legal[i]
+            sc = policy_score(hand, t, end, left, right, next_hand)
+            scores[i] = sc
+            if sc > top:
+                top = sc
+            k = base | t << 2 | end
+            e = edges.get(k)
+            if e is None:
+                e = edges[k] = Edge()
+            e.avail += 1
+            here.append(e)
+            if e.visits:
+                seen += e.total / e.visits
+                seen_n += 1
+        fpu = seen / seen_n if seen_n else 0.0
         prior = self.prior
-        priors = [prior[top - sc] for sc in scores]
-        here = [node.edge(seat, t, end) for t, end in legal]
-        seen = [e.total / e.visits for e in here if e.visits]
-        fpu = sum(seen) / len(seen) if seen else 0.0
-        c /= sum(priors)
+        z = 0.0
+        for sc in scores:
+            z += prior[top - sc]
+        c /= z
         best = -math.inf
         pick = 0
-        for i, e in enumerate(here):
-            q = e.total / e.visits if e.visits else fpu
-            u = q + c * priors[i] * math.sqrt(e.avail) / (1 + e.visits)
+        for i in range(n):
+            e = here[i]
+            visits = e.visits
+            q = e.total / visits if visits else fpu
+            u = q + c * prior[top - scores[i]] * math.sqrt(e.avail) / (1 + visits)
             if u > best:
                 best, pick = u, i
         t, end = legal[pick]
