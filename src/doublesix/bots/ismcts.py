@@ -43,7 +43,7 @@ from doublesix.bots.inference import Knowledge, infer
 from doublesix.bots.pimc import SAFETY_S, root_moves, stop_of, to_move
 from doublesix.bots.sampler import Sample, Sampler
 from doublesix.bots.search import smart_playout, step
-from doublesix.bots.tree import Edge, Node, Puct, key, moves
+from doublesix.bots.tree import Edge, Node, Puct, Scores, key, moves
 from doublesix.rules.moves import Move
 from doublesix.rules.ruleset import DrawRule, Ruleset
 from doublesix.rules.view import SeatView
@@ -121,6 +121,7 @@ class Search:
         bonus: float,
         c_puct: float = C_PUCT,
         prior_t: float = PRIOR_T,
+        prior_scores: Scores | None = None,
     ) -> None:
         rules = view.ruleset
         self.k = k
@@ -134,7 +135,7 @@ class Search:
         self.stop = stop_of(view, k)
         self.me = view.seat
         self.c_puct = c_puct
-        self.puct = Puct(prior_t)
+        self.puct = Puct(prior_t, prior_scores)
         self.root = Node()
         self.returns = Returns()
         self.work = Work()
@@ -233,6 +234,8 @@ class IsmctsBot:
         """From this many tiles left (hands and drawable boneyard), the expert's search decides."""
         self.c_puct = c_puct
         self.prior_t = prior_t
+        self.prior_scores: Scores | None = None
+        """A model of the players' choices for the tree's prior (else the playout policy's)."""
         self.work = Work()
         """What the last decision did."""
 
@@ -247,7 +250,9 @@ class IsmctsBot:
             move = expert.choose(view)
             self.work = expert.work
             return move
-        search = Search(view, k, self.rng, self.model, self.bonus, self.c_puct, self.prior_t)
+        search = Search(
+            view, k, self.rng, self.model, self.bonus, self.c_puct, self.prior_t, self.prior_scores
+        )
         edges = search.run(max(1, int(self.ms_per_move * UNITS_PER_MS)), COST)
         self.work = search.work
 
