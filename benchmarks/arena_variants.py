@@ -10,8 +10,6 @@ the root's returns; 1.5 by default) and the prior's temperature ``T``
 sharper prior). ``expert-fp`` is ``expert`` (``expert-fit-fp``: ``expert-fit``)
 with ``fitted_playout``: every seat of a playout plays as the conditional
 logit fitted to ``expert``'s own choices would, not as ``smart_playout``.
-``ismcts-fit-mp`` is ``ismcts-fit`` whose tree takes its prior from that
-logit (``FittedModel.scores``) instead of the playout policy's scores.
 The variants are registered in this process only (arena only, never at a
 table); every other argument is the arena's, and the log's header names the
 variant, so each run resumes only with its own parameters.
@@ -30,7 +28,7 @@ from collections.abc import Sequence
 
 from doublesix.bots.base import register
 from doublesix.bots.expert import ExpertBot
-from doublesix.bots.fitted import ExpertFitBot, FittedModel, IsmctsFitBot
+from doublesix.bots.fitted import ExpertFitBot, IsmctsFitBot
 from doublesix.cli import main
 from doublesix.tiles import DOUBLES, OTHER, SUIT, VALUE
 
@@ -141,18 +139,6 @@ def register_variants(argv: list[str]) -> None:
                     _register(name, float(m.group(1)), float(m.group(2)))
                 elif name in ("expert-fp", "expert-fit-fp"):
                     _register_playout(name)
-                elif name == "ismcts-fit-mp":
-                    _register_model_prior(name)
-
-
-def _register_model_prior(name: str) -> None:
-    def make(rng: random.Random) -> IsmctsFitBot:
-        bot = IsmctsFitBot(rng)
-        bot.name = name
-        bot.prior_scores = FittedModel().scores
-        return bot
-
-    register(name, table=False, ms=100.0)(make)
 
 
 def _register_playout(name: str) -> None:

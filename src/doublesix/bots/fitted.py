@@ -163,9 +163,7 @@ class IsmctsFitBot(IsmctsBot):
             move = expert.choose(view)
             self.work = expert.work
             return move
-        search = Search(
-            view, k, self.rng, self.model, self.bonus, self.c_puct, self.prior_t, self.prior_scores
-        )
+        search = Search(view, k, self.rng, self.model, self.bonus, self.c_puct, self.prior_t)
         edges = search.run(max(1, int(self.ms_per_move * ISMCTS_UNITS_PER_MS)), ISMCTS_FIT_COST)
         self.work = search.work
 

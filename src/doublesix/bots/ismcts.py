@@ -43,7 +43,7 @@ from doublesix.bots.inference import Knowledge, infer
 from doublesix.bots.pimc import SAFETY_S, root_moves, stop_of, to_move
 from doublesix.bots.sampler import Sample, Sampler
 from doublesix.bots.search import smart_playout, step
-from doublesix.bots.tree import Edge, Node, Puct, Scores, key, moves
+from doublesix.bots.tree import Edge, Node, Puct, key, moves
 from doublesix.rules.moves import Move
 from doublesix.rules.ruleset import DrawRule, Ruleset
 from doublesix.rules.view import SeatView
@@ -52,13 +52,14 @@ from doublesix.tiles import SUIT
 BUDGET_MS = 100.0
 """The budget per move (ms of one core) unless one is given."""
 
-UNITS_PER_MS = 6000
+UNITS_PER_MS = 7400
 """Work units per millisecond of budget (``COST``: units of each kind), for the compiled core.
 
 The expert's 2,250 units a millisecond were calibrated on the pure-Python core; compiled
-(``setup.py``) the same work of this search takes 1/2.71 of the CPU in Kozel and 1/2.80
-in 2-player Draw, measured side by side (``benchmarks/compiled_core.log``). Uncompiled,
-a decision takes some 2.7 times its budget (the same moves)."""
+(``setup.py``) the same work of this search takes 1/3.73 of the CPU in Kozel and 1/3.30
+in 2-player Draw, measured side by side (``benchmarks/compiled_core.log``): 2,250 times
+3.3. Uncompiled, a decision takes some 3.3 times its budget (the same moves, unless the
+0.95 s safety stop ends it first)."""
 
 COST = Work(attempts=32, weighed=1, plays=3, played=8, tree=12)
 """Units charged for each kind of work: about its CPU time relative to the others."""
@@ -121,7 +122,6 @@ class Search:
         bonus: float,
         c_puct: float = C_PUCT,
         prior_t: float = PRIOR_T,
-        prior_scores: Scores | None = None,
     ) -> None:
         rules = view.ruleset
         self.k = k
@@ -135,7 +135,7 @@ class Search:
         self.stop = stop_of(view, k)
         self.me = view.seat
         self.c_puct = c_puct
-        self.puct = Puct(prior_t, prior_scores)
+        self.puct = Puct(prior_t)
         self.root = Node()
         self.returns = Returns()
         self.work = Work()
@@ -234,8 +234,6 @@ class IsmctsBot:
         """From this many tiles left (hands and drawable boneyard), the expert's search decides."""
         self.c_puct = c_puct
         self.prior_t = prior_t
-        self.prior_scores: Scores | None = None
-        """A model of the players' choices for the tree's prior (else the playout policy's)."""
         self.work = Work()
         """What the last decision did."""
 
@@ -250,9 +248,7 @@ class IsmctsBot:
             move = expert.choose(view)
             self.work = expert.work
             return move
-        search = Search(
-            view, k, self.rng, self.model, self.bonus, self.c_puct, self.prior_t, self.prior_scores
-        )
+        search = Search(view, k, self.rng, self.model, self.bonus, self.c_puct, self.prior_t)
         edges = search.run(max(1, int(self.ms_per_move * UNITS_PER_MS)), COST)
         self.work = search.work
 

@@ -11,7 +11,6 @@ seldom legal is not explored as if it had been passed over every time.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 from doublesix.tiles import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 
@@ -88,10 +87,6 @@ def policy_score(hand: int, t: int, end: int, left: int, right: int, next_hand: 
     return base + 3 * (rest & ns).bit_count() + (0 if next_hand & ns else 12)
 
 
-Scores = Callable[[int, int, int, int], dict[int, float]]
-"""A model of a player's choice: (hand, playable, left, right) → each playable tile's logit."""
-
-
 class Puct:
     """PUCT selection with a prior from the playout policy's scores.
 
@@ -102,11 +97,9 @@ class Puct:
     the mean of the plays that were (first-play urgency).
     """
 
-    def __init__(self, temperature: float, scores: Scores | None = None) -> None:
+    def __init__(self, temperature: float) -> None:
         self.prior = [math.exp(-d / temperature) for d in range(128)]
         """A play's unnormalised prior by how far its score is below the best one's."""
-        self.scores = scores
-        """When given, the prior is the softmax of this model's logits instead."""
 
     def select(
         self,
@@ -120,8 +113,6 @@ class Puct:
         c: float,
     ) -> tuple[int, int, Edge]:
         """The play to descend by among ``legal`` (each counted available), and its edge."""
-        if self.scores is not None:
-            return self._select_by_model(node, legal, seat, hand, left, right, c, self.scores)
         n = len(legal)
         scores = [0] * n
         here: list[Edge] = []
@@ -158,38 +149,6 @@ class Puct:
             visits = e.visits
             q = e.total / visits if visits else fpu
             u = q + c * prior[top - scores[i]] * math.sqrt(e.avail) / (1 + visits)
-            if u > best:
-                best, pick = u, i
-        t, end = legal[pick]
-        return t, end, here[pick]
-
-    def _select_by_model(
-        self,
-        node: Node,
-        legal: list[tuple[int, int]],
-        seat: int,
-        hand: int,
-        left: int,
-        right: int,
-        c: float,
-        scores: Scores,
-    ) -> tuple[int, int, Edge]:
-        """``select`` with the prior of a model of the player's choice (both ends alike)."""
-        playable = 0
-        for t, _ in legal:
-            playable |= 1 << t
-        logits = scores(hand, playable, left, right)
-        top = max(logits.values())
-        priors = [math.exp(logits[t] - top) for t, _ in legal]
-        here = [node.edge(seat, t, end) for t, end in legal]
-        seen = [e.total / e.visits for e in here if e.visits]
-        fpu = sum(seen) / len(seen) if seen else 0.0
-        c /= sum(priors)
-        best = -math.inf
-        pick = 0
-        for i, e in enumerate(here):
-            q = e.total / e.visits if e.visits else fpu
-            u = q + c * priors[i] * math.sqrt(e.avail) / (1 + e.visits)
             if u > best:
                 best, pick = u, i
         t, end = legal[pick]
