@@ -13,9 +13,10 @@
 # issue 15's targets for an expert that grows with time (300 ms against
 # itself at 30 ms; 100 ms against the frozen expert-2026 at 300 ms): not run
 # yet, they wait for a new expert (each costs about 1.1-1.3 times an
-# expert-vs-greedy run at 300 ms). The candidate ismcts has 40-game pilots
-# only (their commands and logs: the README, benchmarks/arena/pilot-*.jsonl);
-# it is not yet stronger than expert-2026, so these runs still wait.
+# expert-vs-greedy run at 300 ms). The candidates ismcts and ismcts-fit have
+# 40- to 120-game pilots only (their commands and logs: the README,
+# benchmarks/arena/pilot-*.jsonl and pilot2-*.jsonl, the latter on the
+# compiled core); neither is yet 60% against expert-2026, so these runs wait.
 # The four runs without search at the end chain the levels below greedy and
 # medium for the bots' fixed ratings (benchmarks/bot_ratings.py).
 # Usage: benchmarks/arena.sh [NAME...]   (default: every run, in this order)
