@@ -7,9 +7,12 @@ A bot named ``ismcts-fit-c<C>-t<T>`` is ``ismcts-fit`` (``bots/fitted.py``)
 with the exploration constant ``C`` (``C_PUCT``, in standard deviations of
 the root's returns; 1.5 by default) and the prior's temperature ``T``
 (``PRIOR_T``, in the playout policy's points; 4 by default: lower is a
-sharper prior). ``expert-fp`` is ``expert`` (``expert-fit-fp``: ``expert-fit``)
-with ``fitted_playout``: every seat of a playout plays as the conditional
-logit fitted to ``expert``'s own choices would, not as ``smart_playout``.
+sharper prior); ``-s<N>`` after them hands the decision to ``expert-fit``'s
+search from ``N`` tiles left (hands and drawable boneyard) instead of
+``ALWAYS_SOLVE``'s 10, where ``expert`` solves deals exactly. ``expert-fp``
+is ``expert`` (``expert-fit-fp``: ``expert-fit``) with ``fitted_playout``:
+every seat of a playout plays as the conditional logit fitted to
+``expert``'s own choices would, not as ``smart_playout``.
 The variants are registered in this process only (arena only, never at a
 table); every other argument is the arena's, and the log's header names the
 variant, so each run resumes only with its own parameters.
@@ -27,12 +30,12 @@ import sys
 from collections.abc import Sequence
 
 from doublesix.bots.base import register
-from doublesix.bots.expert import ExpertBot
+from doublesix.bots.expert import ALWAYS_SOLVE, ExpertBot
 from doublesix.bots.fitted import ExpertFitBot, IsmctsFitBot
 from doublesix.cli import main
 from doublesix.tiles import DOUBLES, OTHER, SUIT, VALUE
 
-VARIANT = re.compile(r"ismcts-fit-c([0-9.]+)-t([0-9.]+)")
+VARIANT = re.compile(r"ismcts-fit-c([0-9.]+)-t([0-9.]+)(?:-s([0-9]+))?")
 
 PLAYOUT_WEIGHTS = (7, 105, -9, 51, 117)
 """(pips, a double, tiles kept that fit, tiles of the open number, the next seat cannot
@@ -136,7 +139,8 @@ def register_variants(argv: list[str]) -> None:
                 name = spec.partition(":")[0]
                 m = VARIANT.fullmatch(name)
                 if m:
-                    _register(name, float(m.group(1)), float(m.group(2)))
+                    solve_at = int(m.group(3)) if m.group(3) else ALWAYS_SOLVE
+                    _register(name, float(m.group(1)), float(m.group(2)), solve_at)
                 elif name in ("expert-fp", "expert-fit-fp"):
                     _register_playout(name)
 
@@ -151,12 +155,13 @@ def _register_playout(name: str) -> None:
     register(name, table=False, ms=100.0)(make)
 
 
-def _register(name: str, c_puct: float, prior_t: float) -> None:
+def _register(name: str, c_puct: float, prior_t: float, solve_at: int) -> None:
     def make(rng: random.Random) -> IsmctsFitBot:
         bot = IsmctsFitBot(rng)
         bot.name = name
         bot.c_puct = c_puct
         bot.prior_t = prior_t
+        bot.solve_at = solve_at
         return bot
 
     register(name, table=False, ms=100.0)(make)

@@ -23,7 +23,13 @@ from doublesix.rules.view import seat_view
 from doublesix.tiles import ALL
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-VARIANTS = ["expert-fp", "expert-fit-fp", "ismcts-fit-c0.5-t4", "ismcts-fit-c1.5-t1.5"]
+VARIANTS = [
+    "expert-fp",
+    "expert-fit-fp",
+    "ismcts-fit-c0.5-t4",
+    "ismcts-fit-c1.5-t1.5",
+    "ismcts-fit-c1.5-t4-s20",
+]
 
 
 def _variants() -> Any:
