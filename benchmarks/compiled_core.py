@@ -66,6 +66,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=3)
     parser.add_argument("--base", type=Path, help="a src directory to compare with instead")
     args = parser.parse_args()
+    if args.base is not None and not (args.base / "doublesix" / "bots").is_dir():
+        parser.error(f"--base: {args.base} holds no doublesix package (give a checkout's src)")
     with tempfile.TemporaryDirectory() as tmp:
         pure = args.base or Path(tmp)
         if args.base is None:
