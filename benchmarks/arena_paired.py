@@ -1,6 +1,8 @@
 """Paired statistics of arena logs: each deal's games compared with the same deal's other seating.
 
     python benchmarks/arena_paired.py benchmarks/arena/pilot-*.jsonl
+    python benchmarks/arena_paired.py --versus NEW.jsonl OLD.jsonl
+
 
 The arena's interval (Wilson's) treats every game as independent; on
 duplicate deals a deal's games are not (a lopsided deal gives each bot one
@@ -9,6 +11,11 @@ standard error over deals, is usually the tighter honest interval. It also
 prints A's margin in points a round (A's points minus B's; for penalties,
 B's minus A's, so that more is better for A), with its standard error over
 deals. Both intervals are normal approximations (1.96 standard errors).
+
+``--versus NEW OLD`` compares two runs of different A bots against the same
+B on the same deals (same rules, seed and B): NEW's margin in points a round
+minus OLD's, deal by deal, over the deals both played, with its standard
+error over deals — the change, with the deals' luck taken out twice.
 """
 
 from __future__ import annotations
@@ -17,6 +24,46 @@ import json
 import math
 import sys
 from pathlib import Path
+
+
+def _header(path: Path) -> dict[str, object]:
+    header: dict[str, object] = json.loads(path.read_text().splitlines()[0])
+    return header
+
+
+def _margins(path: Path) -> dict[int, tuple[float, int]]:
+    """Each deal's A margin (more is better for A) and its rounds, by deal index."""
+    out = {}
+    for line in path.read_text().splitlines()[1:]:
+        row = json.loads(line)
+        r = row["result"]
+        margin = r["a_round_points"] - r["b_round_points"]
+        out[row["deal"]] = (-margin if r["penalties"] else margin, r["rounds"])
+    return out
+
+
+def versus(new: Path, old: Path) -> str:
+    a, b = _header(new), _header(old)
+    for field in ("ruleset", "seed"):
+        if a.get(field) != b.get(field):
+            raise SystemExit(f"{new.name} and {old.name} differ in {field}: not the same deals")
+    bots_a, bots_b = a["bots"], b["bots"]
+    assert isinstance(bots_a, list) and isinstance(bots_b, list)
+    if bots_a[1] != bots_b[1]:
+        raise SystemExit(f"{new.name} and {old.name} play different opponents")
+    ma, mb = _margins(new), _margins(old)
+    deals = sorted(set(ma) & set(mb))
+    n = len(deals)
+    if n < 2:
+        return f"{new.name} vs {old.name}: {n} deals in common"
+    diffs = [ma[d][0] - mb[d][0] for d in deals]
+    rounds = sum(ma[d][1] + mb[d][1] for d in deals) / 2
+    mean = sum(diffs) / n
+    se = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (n - 1) / n)
+    return (
+        f"{bots_a[0]} instead of {bots_b[0]} against {bots_a[1]}, {n} deals:"
+        f" margin {mean * n / rounds:+.2f} ± {1.96 * se * n / rounds:.2f} points a round"
+    )
 
 
 def paired(path: Path) -> str:
@@ -51,5 +98,8 @@ def paired(path: Path) -> str:
 
 
 if __name__ == "__main__":
-    for arg in sys.argv[1:]:
-        print(paired(Path(arg)))
+    if sys.argv[1:2] == ["--versus"] and len(sys.argv) == 4:
+        print(versus(Path(sys.argv[2]), Path(sys.argv[3])))
+    else:
+        for arg in sys.argv[1:]:
+            print(paired(Path(arg)))

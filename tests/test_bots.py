@@ -36,6 +36,8 @@ FAST = {
     "expert-race": 10.0,  # enough deals that its race drops moves
     "ismcts": 3.0,
     "ismcts-fit": 3.0,
+    "ismcts-style": 3.0,
+    "ismcts-style-play": 3.0,
     "pimc": 3.0,
     "omniscient": 3.0,
 }
@@ -56,6 +58,7 @@ def fast_bot(name: str, seed: int) -> object:
 def test_registry_levels_and_measurement_only() -> None:
     assert {"random", "greedy", "medium", "pimc", "expert", "omniscient"} <= set(BOTS)
     candidates = {"ismcts", "expert-fit", "ismcts-fit", "expert-race"}
+    candidates |= {"ismcts-style", "ismcts-style-play"}
     assert {"omniscient", *candidates} <= MEASUREMENT_BOTS
     assert not {"omniscient", *candidates} & set(table_bots())
     assert table_bots()[:2] == ["random", "greedy"]
@@ -349,6 +352,8 @@ def _shuffled_hidden(rules: Ruleset, seed: int, seat: int, rng: random.Random) -
         "ismcts",
         "expert-fit",
         "ismcts-fit",
+        "ismcts-style",
+        "ismcts-style-play",
         "expert-race",
     ],
 )
@@ -399,7 +404,18 @@ class _Fixed:
 
 
 @pytest.mark.parametrize(
-    "name", ["medium", "pimc", "expert", "ismcts", "expert-fit", "ismcts-fit", "expert-race"]
+    "name",
+    [
+        "medium",
+        "pimc",
+        "expert",
+        "ismcts",
+        "expert-fit",
+        "ismcts-fit",
+        "ismcts-style",
+        "ismcts-style-play",
+        "expert-race",
+    ],
 )
 def test_same_seed_same_game(name: str) -> None:
     rules = preset("kozel", target=40)
@@ -467,6 +483,8 @@ def test_hint_is_empty_when_not_your_turn() -> None:
         "ismcts-tree",
         "expert-fit",
         "ismcts-fit",
+        "ismcts-style",
+        "ismcts-style-play",
         "expert-race",
     ],
 )

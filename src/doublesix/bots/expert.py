@@ -103,6 +103,10 @@ class OpponentModel:
             out[x] = base + 3 * keep
         return out
 
+    def weigh(self, k: Knowledge, sample: Sample) -> tuple[float, int]:
+        """``log_likelihood``, and the seats that play their heaviest tile in this deal (a mask)."""
+        return self.log_likelihood(k, sample), 0
+
     def log_likelihood(self, k: Knowledge, sample: Sample) -> float:
         total = 0.0
         exp = self.exp

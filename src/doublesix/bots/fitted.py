@@ -15,7 +15,10 @@ same search as the bot it derives from with only the model of the others
 changed:
 
 - ``expert-fit``: ``expert``'s weighted determinised search;
-- ``ismcts-fit``: ``ismcts``'s information-set tree search.
+- ``ismcts-fit``: ``ismcts``'s information-set tree search;
+- ``ismcts-style``: ``ismcts-fit`` with ``StyleModel``, which also asks which
+  style of player each seat is (as the logit, heaviest-first, or at random);
+  ``ismcts-style-play`` plays each deal's heaviest-first seats as such.
 """
 
 from __future__ import annotations
@@ -117,6 +120,90 @@ class FittedModel(OpponentModel):
         return total
 
 
+STYLES = (0.7, 0.15, 0.15)
+"""The prior share of each style of player a seat may be (``StyleModel``): one who chooses as
+the fitted logit says, one who always sheds the heaviest tile it can (R3's order, as ``greedy``
+does), one who chooses any tile alike."""
+
+HEAVIEST_SLIP = 0.02
+"""The heaviest-first style's chance of playing another tile (a seat is never ruled out)."""
+
+
+class StyleModel(FittedModel):
+    """Each other seat is one of ``STYLES``'s players, unknown: the deal's likelihood is, seat by
+    seat, the mixture over the styles of the likelihood of all that seat's choices.
+
+    ``FittedModel`` assumes every seat chooses as ``expert`` does. A seat that always sheds its
+    heaviest playable tile tells far more: each of its plays says it held no heavier tile at
+    those ends. Mixing the styles per seat (not per choice) lets a few plays show which style a
+    seat is, and from then on the deals are weighed by that style's choices.
+    """
+
+    def __init__(
+        self,
+        styles: tuple[float, float, float] = STYLES,
+        slip: float = HEAVIEST_SLIP,
+        play: bool = False,
+        weights: tuple[float, float, float, float] = WEIGHTS,
+        noise: float = NOISE,
+    ) -> None:
+        super().__init__(weights, noise)
+        self.log_styles = [math.log(x) for x in styles]
+        self.slip = slip
+        self.play = play
+        """Whether the search plays each deal's heaviest-first seats as such (``weigh``)."""
+
+    def log_likelihood(self, k: Knowledge, sample: Sample) -> float:
+        return self.weigh(k, sample)[0]
+
+    def weigh(self, k: Knowledge, sample: Sample) -> tuple[float, int]:
+        """The deal's log-likelihood, and (if ``play``) the seats more likely heaviest-first than
+        not in this deal."""
+        n = k.players
+        fitted = [0.0] * n
+        heaviest = [0.0] * n
+        uniform = [0.0] * n
+        noise = self.noise
+        slip_hit = math.log(1.0 - self.slip)
+        later = [0] * n
+        drawn_after = [0] * n
+        draws = [list(d) for d in k.drawn_by]
+        for d in reversed(k.decisions):
+            s = d.seat
+            later[s] |= 1 << d.tile
+            while draws[s] and draws[s][-1][0] > d.index:
+                _, gi = draws[s].pop()
+                drawn_after[s] |= sample.groups[s][gi]
+            hand = (sample.hands[s] & ~drawn_after[s]) | later[s]
+            playable = hand if d.left < 0 else hand & (SUIT[d.left] | SUIT[d.right])
+            if playable & (playable - 1) == 0:
+                continue
+            scores = self.scores(hand, playable, d.left, d.right)
+            count = len(scores)
+            top = max(scores.values())
+            z = 0.0
+            for v in scores.values():
+                z += math.exp(v - top)
+            p = math.exp(scores[d.tile] - top) / z
+            fitted[s] += math.log(noise / count + (1.0 - noise) * p)
+            if playable.bit_length() - 1 == d.tile:
+                heaviest[s] += slip_hit
+            else:
+                heaviest[s] += math.log(self.slip / (count - 1))
+            uniform[s] -= math.log(count)
+        total = 0.0
+        heavy = 0
+        a, b, c = self.log_styles
+        for s in range(n):
+            x, y, w = a + fitted[s], b + heaviest[s], c + uniform[s]
+            top = max(x, y, w)
+            z = math.exp(x - top) + math.exp(y - top) + math.exp(w - top)
+            total += top + math.log(z)
+            if self.play and s != k.seat and math.exp(y - top) > z / 2:
+                heavy |= 1 << s
+        return total, heavy
+
+
 ISMCTS_FIT_COST = Work(
     attempts=ISMCTS_COST.attempts,
     weighed=ISMCTS_COST.weighed * WEIGH_COST,
@@ -131,8 +218,10 @@ class ExpertFitBot(ExpertBot):
 
     name = "expert-fit"
 
-    def __init__(self, rng: random.Random, ms_per_move: float = 100.0) -> None:
-        super().__init__(rng, ms_per_move, model=FittedModel())
+    def __init__(
+        self, rng: random.Random, ms_per_move: float = 100.0, model: FittedModel | None = None
+    ) -> None:
+        super().__init__(rng, ms_per_move, model=model if model is not None else FittedModel())
         c = EXPERT_COST
         self.cost = Work(
             attempts=c.attempts,
@@ -149,8 +238,11 @@ class IsmctsFitBot(IsmctsBot):
 
     name = "ismcts-fit"
 
-    def __init__(self, rng: random.Random, ms_per_move: float = 100.0) -> None:
-        super().__init__(rng, ms_per_move, model=FittedModel())
+    def __init__(
+        self, rng: random.Random, ms_per_move: float = 100.0, model: FittedModel | None = None
+    ) -> None:
+        self.fitted = model if model is not None else FittedModel()
+        super().__init__(rng, ms_per_move, model=self.fitted)
 
     def choose(self, view: SeatView) -> Move:
         legal = root_moves(view)
@@ -159,7 +251,7 @@ class IsmctsFitBot(IsmctsBot):
             return to_move(view, *legal[0])
         k = infer(view)
         if sum(view.hand_counts) + stop_of(view, k) <= self.solve_at:
-            expert = ExpertFitBot(self.rng, self.ms_per_move)
+            expert = ExpertFitBot(self.rng, self.ms_per_move, self.fitted)
             move = expert.choose(view)
             self.work = expert.work
             return move
@@ -175,6 +267,21 @@ class IsmctsFitBot(IsmctsBot):
         return to_move(view, *legal[best])
 
 
+class IsmctsStyleBot(IsmctsFitBot):
+    """``ismcts-fit`` drawing deals by ``StyleModel``: which style of player each seat is.
+
+    ``ismcts-style-play`` also plays, in each deal, the seats that deal shows heaviest-first
+    as ``greedy`` would, in the tree and in the playouts.
+    """
+
+    name = "ismcts-style"
+
+    def __init__(self, rng: random.Random, ms_per_move: float = 100.0, play: bool = False) -> None:
+        super().__init__(rng, ms_per_move, StyleModel(play=play))
+        if play:
+            self.name = "ismcts-style-play"
+
+
 @register("expert-fit", table=False, ms=100.0)
 def _make_expert(rng: random.Random) -> ExpertFitBot:
     return ExpertFitBot(rng)
@@ -183,3 +290,13 @@ def _make_expert(rng: random.Random) -> ExpertFitBot:
 @register("ismcts-fit", table=False, ms=100.0)
 def _make_ismcts(rng: random.Random) -> IsmctsFitBot:
     return IsmctsFitBot(rng)
+
+
+@register("ismcts-style", table=False, ms=100.0)
+def _make_style(rng: random.Random) -> IsmctsStyleBot:
+    return IsmctsStyleBot(rng)
+
+
+@register("ismcts-style-play", table=False, ms=100.0)
+def _make_style_play(rng: random.Random) -> IsmctsStyleBot:
+    return IsmctsStyleBot(rng, play=True)

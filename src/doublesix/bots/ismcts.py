@@ -147,22 +147,27 @@ class Search:
         started = time.process_time()
         while work.units(cost) < budget:
             pool = [sampler.sample() for _ in range(POOL)]
-            logs = [s.log_weight + self.model.log_likelihood(self.k, s) for s in pool]
+            weighed = [self.model.weigh(self.k, s) for s in pool]
+            logs = [s.log_weight + w[0] for s, w in zip(pool, weighed, strict=True)]
             work.attempts = sampler.attempts
             work.weighed += len(self.k.decisions) * POOL
             top = max(logs)
             weights = [math.exp(x - top) for x in logs]
-            for s in self.rng.choices(pool, weights, k=REUSE * POOL):
+            for i in self.rng.choices(range(POOL), weights, k=REUSE * POOL):
+                s, heavy = pool[i], weighed[i][1]
                 for move in self.moves:
-                    self.iterate(s, move)
+                    self.iterate(s, move, heavy)
                 if work.units(cost) >= budget:
                     break
             if time.process_time() - started > SAFETY_S:
                 break
         return self.root.edges
 
-    def iterate(self, s: Sample, first: tuple[int, int]) -> None:
-        """Root move ``first`` on deal ``s``, down the tree, a playout, and the backup."""
+    def iterate(self, s: Sample, first: tuple[int, int], heavy: int = 0) -> None:
+        """Root move ``first`` on deal ``s``, down the tree, a playout, and the backup.
+
+        The seats of the mask ``heavy`` play their heaviest tile, in the tree and the playout.
+        """
         hands = s.hands.copy()
         bone = s.bone
         stop, draw_one, n = self.stop, self.draw_one, self.n
@@ -185,7 +190,7 @@ class Search:
                 break
             if new:
                 domino, last, plays = smart_playout(
-                    hands, left, right, nxt, bone, drawn, stop, draw_one, n
+                    hands, left, right, nxt, bone, drawn, stop, draw_one, n, heavy
                 )
                 work.plays += plays
                 work.played += 1
@@ -200,6 +205,9 @@ class Search:
             work.tree += 1
             if len(legal) == 1:
                 t, end = legal[0]
+                edge = node.edge(turn, t, end)
+            elif heavy >> turn & 1:
+                t, end = max(legal, key=lambda m: m[0])
                 edge = node.edge(turn, t, end)
             else:
                 t, end, edge = self.puct.select(
