@@ -11,6 +11,7 @@ import os
 from setuptools import setup
 
 CORE = [
+    "src/doublesix/bots/tables.py",
     "src/doublesix/bots/core.py",
     "src/doublesix/bots/search.py",
     "src/doublesix/bots/sampler.py",

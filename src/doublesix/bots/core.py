@@ -14,16 +14,16 @@ stopping at ``stop``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
+from doublesix.bots.tables import OTHER, SUIT, VALUE
 from doublesix.rules.ruleset import FishCharge, Ruleset, Scoring
-from doublesix.tiles import OTHER, SUIT, TILES, VALUE, bits
+from doublesix.tiles import TILES, bits
 
-_SUIT = SUIT
-_OTHER = OTHER
-_ZERO_ZERO = TILES[0].bit
-_SIX_SIX = TILES[27].bit
+_ZERO_ZERO: Final = TILES[0].bit
+_SIX_SIX: Final = TILES[27].bit
 
-BLOCKED = -1
+BLOCKED: Final = -1
 """``advance`` returns it when the round is blocked (R23)."""
 
 
@@ -73,8 +73,8 @@ def play(
     if left < 0:
         return TILES[t].low, TILES[t].high
     if end == 0:
-        return _OTHER[t][left], right
-    return left, _OTHER[t][right]
+        return OTHER[t][left], right
+    return left, OTHER[t][right]
 
 
 def moves_of(playable: int, left: int, right: int) -> list[tuple[int, int]]:
@@ -82,7 +82,7 @@ def moves_of(playable: int, left: int, right: int) -> list[tuple[int, int]]:
     if left < 0:
         return [(t, 2) for t in bits(playable)]
     out = []
-    sl, sr = _SUIT[left], _SUIT[right]
+    sl, sr = SUIT[left], SUIT[right]
     for t in bits(playable):
         if sl >> t & 1:
             out.append((t, 0))
@@ -238,7 +238,10 @@ class Scorer:
 _PIPS = [
     [sum(VALUE[7 * k + i] for i in range(7) if m >> i & 1) for m in range(128)] for k in range(4)
 ]
-_P0, _P1, _P2, _P3 = _PIPS
+_P0: Final = _PIPS[0]
+_P1: Final = _PIPS[1]
+_P2: Final = _PIPS[2]
+_P3: Final = _PIPS[3]
 
 
 def _value(mask: int) -> int:

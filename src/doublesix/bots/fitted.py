@@ -36,10 +36,10 @@ from doublesix.bots.ismcts import UNITS_PER_MS as ISMCTS_UNITS_PER_MS
 from doublesix.bots.ismcts import IsmctsBot, Search
 from doublesix.bots.pimc import root_moves, stop_of, to_move
 from doublesix.bots.sampler import Sample
+from doublesix.bots.tables import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 from doublesix.bots.tree import key
 from doublesix.rules.moves import Move
 from doublesix.rules.view import SeatView
-from doublesix.tiles import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 
 WEIGHTS = (0.07, 1.021, -0.226, 0.69)
 """(pips, a double, tiles kept that fit, tiles of the open number): the conditional logit

@@ -43,11 +43,11 @@ from doublesix.bots.inference import Knowledge, infer
 from doublesix.bots.pimc import SAFETY_S, root_moves, stop_of, to_move
 from doublesix.bots.sampler import Sample, Sampler
 from doublesix.bots.search import smart_playout, step
+from doublesix.bots.tables import SUIT
 from doublesix.bots.tree import Edge, Node, Puct, key, moves
 from doublesix.rules.moves import Move
 from doublesix.rules.ruleset import DrawRule, Ruleset
 from doublesix.rules.view import SeatView
-from doublesix.tiles import SUIT
 
 BUDGET_MS = 100.0
 """The budget per move (ms of one core) unless one is given."""

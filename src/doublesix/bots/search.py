@@ -12,15 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from doublesix.bots.core import Scorer
-from doublesix.tiles import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
-
-_SUIT = SUIT
-_OTHER = OTHER
-_VALUE = VALUE
-_DOUBLES = DOUBLES
-_LOW = LOW
-_HIGH = HIGH
-
+from doublesix.bots.tables import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 
 Playout = Callable[
     [list[int], int, int, int, Sequence[int], int, int, bool, int], tuple[bool, int, int]
@@ -53,14 +45,14 @@ def step(
     h = hands[seat] ^ (1 << t)
     hands[seat] = h
     if left < 0:
-        left, right = _LOW[t], _HIGH[t]
+        left, right = LOW[t], HIGH[t]
     elif end == 0:
-        left = _OTHER[t][left]
+        left = OTHER[t][left]
     else:
-        right = _OTHER[t][right]
+        right = OTHER[t][right]
     if not h:
         return left, right, -2, drawn
-    suits = _SUIT[left] | _SUIT[right]
+    suits = SUIT[left] | SUIT[right]
     s = (seat + 1) % n
     while True:
         if hands[s] & suits:
@@ -97,8 +89,8 @@ def greedy_playout(
 
     ``turn`` must be able to play; ``hands`` ends as the round ends.
     """
-    suit = _SUIT
-    other = _OTHER
+    suit = SUIT
+    other = OTHER
     plays = 0
     while True:
         h = hands[turn]
@@ -164,10 +156,10 @@ def smart_playout(
     The seats of the mask ``heavy`` (bit s: seat s) play as ``greedy`` does
     instead: their heaviest playable tile.
     """
-    suit = _SUIT
-    other = _OTHER
-    value = _VALUE
-    doubles = _DOUBLES
+    suit = SUIT
+    other = OTHER
+    value = VALUE
+    doubles = DOUBLES
     plays = 0
     while True:
         h = hands[turn]
@@ -311,8 +303,8 @@ class Solver:
         self.nodes += 1
         if self.nodes > self.budget:
             raise Exhausted
-        sl = _SUIT[left]
-        sr = _SUIT[right]
+        sl = SUIT[left]
+        sr = SUIT[right]
         p = hands[turn] & (sl | sr)
         maximise = self.mine[turn]
         best = -1e9 if maximise else 1e9

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from doublesix.tiles import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
+from doublesix.bots.tables import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 
 
 class Edge:
