@@ -43,6 +43,20 @@ FAST = {
 }
 
 
+DECIDING = [
+    "medium",
+    "pimc",
+    "expert",
+    "ismcts",
+    "expert-fit",
+    "ismcts-fit",
+    "ismcts-style",
+    "ismcts-style-play",
+    "expert-race",
+]
+"""The levels that think about the hidden hands: each is tested for honesty and determinism."""
+
+
 def fast_bot(name: str, seed: int) -> object:
     if name == "ismcts-tree":  # the tree search down to the round's end (no expert's endgame)
         return IsmctsBot(random.Random(seed), ms_per_move=3.0, solve_at=0)
@@ -340,23 +354,7 @@ def _shuffled_hidden(rules: Ruleset, seed: int, seat: int, rng: random.Random) -
     return Deal(tuple(hands), tuple(bone), out)
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "random",
-        "greedy",
-        "medium",
-        "pimc",
-        "expert",
-        "expert-2026",
-        "ismcts",
-        "expert-fit",
-        "ismcts-fit",
-        "ismcts-style",
-        "ismcts-style-play",
-        "expert-race",
-    ],
-)
+@pytest.mark.parametrize("name", ["random", "greedy", "expert-2026", *DECIDING])
 @pytest.mark.parametrize(("preset_name", "players"), [("draw", 2), ("block", 3), ("block", 4)])
 def test_bots_decide_from_the_view_only(name: str, preset_name: str, players: int) -> None:
     """Shuffling the hidden tiles, with the same seed, never changes the bot's first move."""
@@ -403,20 +401,7 @@ class _Fixed:
 # --- determinism and budgets --------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "medium",
-        "pimc",
-        "expert",
-        "ismcts",
-        "expert-fit",
-        "ismcts-fit",
-        "ismcts-style",
-        "ismcts-style-play",
-        "expert-race",
-    ],
-)
+@pytest.mark.parametrize("name", DECIDING)
 def test_same_seed_same_game(name: str) -> None:
     rules = preset("kozel", target=40)
 
@@ -473,21 +458,7 @@ def test_hint_is_empty_when_not_your_turn() -> None:
     assert hint(seat_view(game, other), ms=5) == []
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "medium",
-        "pimc",
-        "expert",
-        "ismcts",
-        "ismcts-tree",
-        "expert-fit",
-        "ismcts-fit",
-        "ismcts-style",
-        "ismcts-style-play",
-        "expert-race",
-    ],
-)
+@pytest.mark.parametrize("name", [*DECIDING, "ismcts-tree"])
 @pytest.mark.parametrize("players", [3, 4])
 def test_bots_decide_from_the_view_only_in_mid_round(name: str, players: int) -> None:
     """Mid-round, deal the hidden tiles again in any way the public events allow: same move.

@@ -36,7 +36,7 @@ from doublesix.bots.budget import Work
 from doublesix.bots.core import Scorer
 from doublesix.bots.inference import Knowledge, infer
 from doublesix.bots.pimc import SAFETY_S, root_moves, stop_of, to_move
-from doublesix.bots.sampler import Sample, Sampler
+from doublesix.bots.sampler import Sample, Sampler, choices
 from doublesix.bots.search import Exhausted, Playout, Solver, smart_playout, step
 from doublesix.rules.moves import Move
 from doublesix.rules.ruleset import DrawRule
@@ -111,17 +111,7 @@ class OpponentModel:
         total = 0.0
         exp = self.exp
         noise = self.noise
-        later = [0] * k.players
-        drawn_after = [0] * k.players
-        draws = [list(d) for d in k.drawn_by]
-        for d in reversed(k.decisions):
-            s = d.seat
-            later[s] |= 1 << d.tile
-            while draws[s] and draws[s][-1][0] > d.index:
-                _, gi = draws[s].pop()
-                drawn_after[s] |= sample.groups[s][gi]
-            hand = (sample.hands[s] & ~drawn_after[s]) | later[s]
-            playable = hand if d.left < 0 else hand & (SUIT[d.left] | SUIT[d.right])
+        for d, hand, playable in choices(k, sample):
             if self.smart:
                 scores = self._smart_scores(hand, playable, d.left, d.right)
                 if len(scores) <= 1:

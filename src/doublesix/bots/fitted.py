@@ -35,7 +35,7 @@ from doublesix.bots.ismcts import COST as ISMCTS_COST
 from doublesix.bots.ismcts import UNITS_PER_MS as ISMCTS_UNITS_PER_MS
 from doublesix.bots.ismcts import IsmctsBot, Search
 from doublesix.bots.pimc import root_moves, stop_of, to_move
-from doublesix.bots.sampler import Sample
+from doublesix.bots.sampler import Sample, choices
 from doublesix.bots.tables import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 from doublesix.bots.tree import key
 from doublesix.rules.moves import Move
@@ -97,17 +97,7 @@ class FittedModel(OpponentModel):
     def log_likelihood(self, k: Knowledge, sample: Sample) -> float:
         total = 0.0
         noise = self.noise
-        later = [0] * k.players
-        drawn_after = [0] * k.players
-        draws = [list(d) for d in k.drawn_by]
-        for d in reversed(k.decisions):
-            s = d.seat
-            later[s] |= 1 << d.tile
-            while draws[s] and draws[s][-1][0] > d.index:
-                _, gi = draws[s].pop()
-                drawn_after[s] |= sample.groups[s][gi]
-            hand = (sample.hands[s] & ~drawn_after[s]) | later[s]
-            playable = hand if d.left < 0 else hand & (SUIT[d.left] | SUIT[d.right])
+        for d, hand, playable in choices(k, sample):
             if playable & (playable - 1) == 0:
                 continue
             scores = self.scores(hand, playable, d.left, d.right)
@@ -165,17 +155,8 @@ class StyleModel(FittedModel):
         uniform = [0.0] * n
         noise = self.noise
         slip_hit = math.log(1.0 - self.slip)
-        later = [0] * n
-        drawn_after = [0] * n
-        draws = [list(d) for d in k.drawn_by]
-        for d in reversed(k.decisions):
+        for d, hand, playable in choices(k, sample):
             s = d.seat
-            later[s] |= 1 << d.tile
-            while draws[s] and draws[s][-1][0] > d.index:
-                _, gi = draws[s].pop()
-                drawn_after[s] |= sample.groups[s][gi]
-            hand = (sample.hands[s] & ~drawn_after[s]) | later[s]
-            playable = hand if d.left < 0 else hand & (SUIT[d.left] | SUIT[d.right])
             if playable & (playable - 1) == 0:
                 continue
             scores = self.scores(hand, playable, d.left, d.right)

@@ -14,7 +14,8 @@ import math
 import random
 from dataclasses import dataclass
 
-from doublesix.bots.inference import Knowledge
+from doublesix.bots.inference import Decision, Knowledge
+from doublesix.bots.tables import SUIT
 
 _LOG_C = [
     [
@@ -34,6 +35,29 @@ class Sample:
     groups: list[list[int]]
     """Per seat, the tiles given to each of its groups (same order as the knowledge's)."""
     log_weight: float
+
+
+def choices(k: Knowledge, sample: Sample) -> list[tuple[Decision, int, int]]:
+    """Every play the others were seen to choose, newest first, with what ``sample`` says they
+    chose from: (the decision, the hand then, its tiles that fitted the ends then).
+
+    The hand is rebuilt backwards from the sampled one: the tiles the seat played since are
+    put back and the groups it drew since are taken out.
+    """
+    out = []
+    later = [0] * k.players
+    drawn_after = [0] * k.players
+    draws = [list(d) for d in k.drawn_by]
+    for d in reversed(k.decisions):
+        s = d.seat
+        later[s] |= 1 << d.tile
+        while draws[s] and draws[s][-1][0] > d.index:
+            _, gi = draws[s].pop()
+            drawn_after[s] |= sample.groups[s][gi]
+        hand = (sample.hands[s] & ~drawn_after[s]) | later[s]
+        playable = hand if d.left < 0 else hand & (SUIT[d.left] | SUIT[d.right])
+        out.append((d, hand, playable))
+    return out
 
 
 class Sampler:
