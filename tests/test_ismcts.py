@@ -121,3 +121,28 @@ def test_moves_are_cores_moves() -> None:
         playable = rng.getrandbits(28)
         left, right = rng.choice([(-1, -1), (rng.randrange(7), rng.randrange(7))])
         assert moves(playable, left, right) == moves_of(playable, left, right)
+
+
+def test_a_decision_whose_every_move_ends_the_round_counts_its_iterations() -> None:
+    """One tile left that fits both ends: each iteration ends at the root, and is counted as
+    work, so the budget is not spent on sampling alone (once: 0.8 s for a 300 ms budget)."""
+    found = 0
+    for seed in range(400):
+        game = Game(preset("block", 2), seed=seed)
+        rng = random.Random(seed)
+        while game.round.ending is None:
+            view = seat_view(game, game.round.turn)
+            if len(view.hand) == 1 and len(root_moves(view)) == 2:
+                break
+            game.play(rng.choice(game.legal_moves()))
+        else:
+            continue
+        bot = IsmctsBot(random.Random(1), ms_per_move=3.0, solve_at=0)
+        assert bot.choose(view) in view.legal_moves
+        budget = 3 * UNITS_PER_MS
+        assert bot.work.tree > 0
+        assert bot.work.attempts * COST.attempts < budget / 2
+        found += 1
+        if found == 3:
+            break
+    assert found

@@ -186,6 +186,10 @@ class Search:
                 hands, left, right, turn, t, end, bone, drawn, stop, draw_one, n
             )
             if nxt < 0:
+                # the step that ended the round is counted as a tree step: otherwise a decision
+                # whose every move ends the round (its last tile) counts no work for its
+                # iterations and runs until the sampling alone has spent the budget
+                work.tree += 1
                 vals = self.values.of(nxt == -2, hands, turn)
                 break
             if new:
