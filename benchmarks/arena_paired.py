@@ -3,7 +3,6 @@
     python benchmarks/arena_paired.py benchmarks/arena/pilot-*.jsonl
     python benchmarks/arena_paired.py --versus NEW.jsonl OLD.jsonl
 
-
 The arena's interval (Wilson's) treats every game as independent; on
 duplicate deals a deal's games are not (a lopsided deal gives each bot one
 win), so the mean over deals of A's share of the deal's games, with its

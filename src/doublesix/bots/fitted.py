@@ -30,7 +30,7 @@ from doublesix.bots.base import register
 from doublesix.bots.budget import Work
 from doublesix.bots.expert import COST as EXPERT_COST
 from doublesix.bots.expert import ExpertBot, OpponentModel
-from doublesix.bots.inference import Knowledge, infer
+from doublesix.bots.inference import Decision, Knowledge, infer
 from doublesix.bots.ismcts import COST as ISMCTS_COST
 from doublesix.bots.ismcts import UNITS_PER_MS as ISMCTS_UNITS_PER_MS
 from doublesix.bots.ismcts import IsmctsBot, Search
@@ -96,18 +96,21 @@ class FittedModel(OpponentModel):
 
     def log_likelihood(self, k: Knowledge, sample: Sample) -> float:
         total = 0.0
-        noise = self.noise
         for d, hand, playable in choices(k, sample):
-            if playable & (playable - 1) == 0:
-                continue
-            scores = self.scores(hand, playable, d.left, d.right)
-            top = max(scores.values())
-            z = 0.0
-            for v in scores.values():
-                z += math.exp(v - top)
-            p = math.exp(scores[d.tile] - top) / z
-            total += math.log(noise / len(scores) + (1.0 - noise) * p)
+            if playable & (playable - 1):
+                total += self.log_p(d, hand, playable)
         return total
+
+    def log_p(self, d: Decision, hand: int, playable: int) -> float:
+        """The log of the chance of the choice ``d`` from ``hand``, ``playable`` its tiles that
+        fitted the ends (two or more)."""
+        scores = self.scores(hand, playable, d.left, d.right)
+        top = max(scores.values())
+        z = 0.0
+        for v in scores.values():
+            z += math.exp(v - top)
+        p = math.exp(scores[d.tile] - top) / z
+        return math.log(self.noise / len(scores) + (1.0 - self.noise) * p)
 
 
 STYLES = (0.7, 0.15, 0.15)
@@ -153,20 +156,13 @@ class StyleModel(FittedModel):
         fitted = [0.0] * n
         heaviest = [0.0] * n
         uniform = [0.0] * n
-        noise = self.noise
         slip_hit = math.log(1.0 - self.slip)
         for d, hand, playable in choices(k, sample):
             s = d.seat
             if playable & (playable - 1) == 0:
                 continue
-            scores = self.scores(hand, playable, d.left, d.right)
-            count = len(scores)
-            top = max(scores.values())
-            z = 0.0
-            for v in scores.values():
-                z += math.exp(v - top)
-            p = math.exp(scores[d.tile] - top) / z
-            fitted[s] += math.log(noise / count + (1.0 - noise) * p)
+            count = playable.bit_count()
+            fitted[s] += self.log_p(d, hand, playable)
             if playable.bit_length() - 1 == d.tile:
                 heaviest[s] += slip_hit
             else:
