@@ -26,7 +26,11 @@ from pathlib import Path
 
 
 def _header(path: Path) -> dict[str, object]:
-    header: dict[str, object] = json.loads(path.read_text().splitlines()[0])
+    """The log's first line: the run's rules, seed and bots."""
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0]) if lines else None
+    if not isinstance(header, dict) or "bots" not in header:
+        raise ValueError("its first line is not an arena log's header")
     return header
 
 
@@ -66,6 +70,7 @@ def versus(new: Path, old: Path) -> str:
 
 
 def paired(path: Path) -> str:
+    _header(path)
     lines = path.read_text().splitlines()
     shares: list[float] = []
     margins: list[float] = []
@@ -96,9 +101,26 @@ def paired(path: Path) -> str:
     )
 
 
+def main(args: list[str]) -> int:
+    """Print the statistics the arguments ask for; 2 (and why, on stderr) when they cannot be
+    read as arena logs."""
+    try:
+        if args[:1] == ["--versus"] and len(args) == 3:
+            print(versus(Path(args[1]), Path(args[2])))
+        elif args and "--versus" not in args:
+            for arg in args:
+                print(paired(Path(arg)))
+        else:
+            print(__doc__.split("\n\n")[1], file=sys.stderr)
+            return 2
+    except OSError as e:
+        print(f"arena_paired: {e.filename}: {e.strerror}", file=sys.stderr)
+        return 2
+    except (ValueError, KeyError, IndexError, TypeError) as e:
+        print(f"arena_paired: not an arena log ({type(e).__name__}: {e})", file=sys.stderr)
+        return 2
+    return 0
+
+
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--versus"] and len(sys.argv) == 4:
-        print(versus(Path(sys.argv[2]), Path(sys.argv[3])))
-    else:
-        for arg in sys.argv[1:]:
-            print(paired(Path(arg)))
+    sys.exit(main(sys.argv[1:]))
