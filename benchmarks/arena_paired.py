@@ -25,19 +25,19 @@ import sys
 from pathlib import Path
 
 
-def _header(path: Path) -> dict[str, object]:
-    """The log's first line: the run's rules, seed and bots."""
+def _read(path: Path) -> tuple[dict[str, object], list[str]]:
+    """The log's header (the run's rules, seed and bots) and its lines of deals."""
     lines = path.read_text().splitlines()
     header = json.loads(lines[0]) if lines else None
     if not isinstance(header, dict) or "bots" not in header:
         raise ValueError("its first line is not an arena log's header")
-    return header
+    return header, lines[1:]
 
 
-def _margins(path: Path) -> dict[int, tuple[float, int]]:
+def _margins(deals: list[str]) -> dict[int, tuple[float, int]]:
     """Each deal's A margin (more is better for A) and its rounds, by deal index."""
     out = {}
-    for line in path.read_text().splitlines()[1:]:
+    for line in deals:
         row = json.loads(line)
         r = row["result"]
         margin = r["a_round_points"] - r["b_round_points"]
@@ -46,7 +46,7 @@ def _margins(path: Path) -> dict[int, tuple[float, int]]:
 
 
 def versus(new: Path, old: Path) -> str:
-    a, b = _header(new), _header(old)
+    (a, deals_a), (b, deals_b) = _read(new), _read(old)
     for field in ("ruleset", "seed"):
         if a.get(field) != b.get(field):
             raise SystemExit(f"{new.name} and {old.name} differ in {field}: not the same deals")
@@ -54,7 +54,7 @@ def versus(new: Path, old: Path) -> str:
     assert isinstance(bots_a, list) and isinstance(bots_b, list)
     if bots_a[1] != bots_b[1]:
         raise SystemExit(f"{new.name} and {old.name} play different opponents")
-    ma, mb = _margins(new), _margins(old)
+    ma, mb = _margins(deals_a), _margins(deals_b)
     deals = sorted(set(ma) & set(mb))
     n = len(deals)
     if n < 2:
@@ -70,14 +70,13 @@ def versus(new: Path, old: Path) -> str:
 
 
 def paired(path: Path) -> str:
-    _header(path)
-    lines = path.read_text().splitlines()
+    _, deals = _read(path)
     shares: list[float] = []
     margins: list[float] = []
     rounds: list[int] = []
     games = 0
     name = ""
-    for line in lines[1:]:
+    for line in deals:
         r = json.loads(line)["result"]
         name = f"{r['preset']}-{r['players']} {r['bots'][0]} vs {r['bots'][1]}"
         shares.append((r["a_wins"] + 0.5 * r["draws"]) / r["games"])
