@@ -27,7 +27,7 @@ import statistics
 import sys
 from collections.abc import Sequence
 
-from doublesix.bots.core import Scorer
+from doublesix.bots.core import BLOCKED, Scorer, advance
 from doublesix.bots.tables import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 from doublesix.rules.ruleset import DrawRule, Ruleset, preset
 
@@ -105,22 +105,11 @@ def play_round(
     while True:
         if not hands[seat]:
             return True, seat
-        suits = SUIT[left] | SUIT[right]
-        s = (seat + 1) % n
-        while True:
-            if hands[s] & suits:
-                break
-            if drawn < stop:
-                x = bone[drawn]
-                drawn += 1
-                hands[s] |= 1 << x
-                if suits >> x & 1:
-                    break
-                if not draw_one:
-                    continue
-            if drawn >= stop and not any(hh & suits for hh in hands):
-                return False, seat
-            s = (s + 1) % n
+        s, drawn = advance(
+            hands, SUIT[left] | SUIT[right], (seat + 1) % n, bone, drawn, stop, draw_one, n
+        )
+        if s == BLOCKED:
+            return False, seat
         seat = s
         t, end = choose(hands, seat, left, right, n, pairs, policy_of[seat])
         hands[seat] ^= 1 << t
