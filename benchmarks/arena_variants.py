@@ -30,6 +30,7 @@ import sys
 from collections.abc import Sequence
 
 from doublesix.bots.base import register
+from doublesix.bots.core import BLOCKED, advance
 from doublesix.bots.expert import ALWAYS_SOLVE, ExpertBot
 from doublesix.bots.fitted import ExpertFitBot, IsmctsFitBot
 from doublesix.cli import main
@@ -107,28 +108,12 @@ def fitted_playout(
             right = other[t][right]
         if not h:
             return True, turn, plays
-        suits = suit[left] | suit[right]
         last = turn
-        s = (turn + 1) % n
-        while True:
-            if hands[s] & suits:
-                break
-            if drawn < stop:
-                x = bone[drawn]
-                drawn += 1
-                hands[s] |= 1 << x
-                if suits >> x & 1:
-                    break
-                if not draw_one:
-                    continue
-            if drawn >= stop:
-                for hh in hands:
-                    if hh & suits:
-                        break
-                else:
-                    return False, last, plays
-            s = (s + 1) % n
-        turn = s
+        turn, drawn = advance(
+            hands, suit[left] | suit[right], (turn + 1) % n, bone, drawn, stop, draw_one, n
+        )
+        if turn == BLOCKED:
+            return False, last, plays
 
 
 def register_variants(argv: list[str]) -> None:
