@@ -30,16 +30,11 @@ from doublesix.bots.base import register
 from doublesix.bots.budget import Work
 from doublesix.bots.expert import COST as EXPERT_COST
 from doublesix.bots.expert import ExpertBot, OpponentModel
-from doublesix.bots.inference import Decision, Knowledge, infer
+from doublesix.bots.inference import Decision, Knowledge
 from doublesix.bots.ismcts import COST as ISMCTS_COST
-from doublesix.bots.ismcts import UNITS_PER_MS as ISMCTS_UNITS_PER_MS
-from doublesix.bots.ismcts import IsmctsBot, Search
-from doublesix.bots.pimc import root_moves, stop_of, to_move
+from doublesix.bots.ismcts import IsmctsBot
 from doublesix.bots.sampler import Sample, choices
 from doublesix.bots.tables import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
-from doublesix.bots.tree import key
-from doublesix.rules.moves import Move
-from doublesix.rules.view import SeatView
 
 WEIGHTS = (0.07, 1.021, -0.226, 0.69)
 """(pips, a double, tiles kept that fit, tiles of the open number): the conditional logit
@@ -214,6 +209,7 @@ class IsmctsFitBot(IsmctsBot):
     """``ismcts``'s tree search, drawing deals by ``FittedModel``."""
 
     name = "ismcts-fit"
+    cost = ISMCTS_FIT_COST
 
     def __init__(
         self, rng: random.Random, ms_per_move: float = 100.0, model: FittedModel | None = None
@@ -221,27 +217,8 @@ class IsmctsFitBot(IsmctsBot):
         self.fitted = model if model is not None else FittedModel()
         super().__init__(rng, ms_per_move, model=self.fitted)
 
-    def choose(self, view: SeatView) -> Move:
-        legal = root_moves(view)
-        if len(legal) == 1:
-            self.work = Work()
-            return to_move(view, *legal[0])
-        k = infer(view)
-        if sum(view.hand_counts) + stop_of(view, k) <= self.solve_at:
-            expert = ExpertFitBot(self.rng, self.ms_per_move, self.fitted)
-            move = expert.choose(view)
-            self.work = expert.work
-            return move
-        search = Search(view, k, self.rng, self.model, self.bonus, self.c_puct, self.prior_t)
-        edges = search.run(max(1, int(self.ms_per_move * ISMCTS_UNITS_PER_MS)), ISMCTS_FIT_COST)
-        self.work = search.work
-
-        def mean(i: int) -> tuple[float, int]:
-            e = edges.get(key(view.seat, *legal[i]))
-            return (e.total / e.visits if e is not None and e.visits else -math.inf, -i)
-
-        best = max(range(len(legal)), key=mean)
-        return to_move(view, *legal[best])
+    def endgame(self) -> ExpertBot:
+        return ExpertFitBot(self.rng, self.ms_per_move, self.fitted)
 
 
 class IsmctsStyleBot(IsmctsFitBot):

@@ -227,6 +227,8 @@ class IsmctsBot:
     """Information-set tree search with the expert's deals and endgame; see the module's text."""
 
     name = "ismcts"
+    cost = COST
+    """Units charged for each kind of work."""
 
     def __init__(
         self,
@@ -249,6 +251,10 @@ class IsmctsBot:
         self.work = Work()
         """What the last decision did."""
 
+    def endgame(self) -> ExpertBot:
+        """The expert that decides from ``solve_at`` tiles left."""
+        return ExpertBot(self.rng, self.ms_per_move, self.model, self.bonus)
+
     def choose(self, view: SeatView) -> Move:
         legal = root_moves(view)
         if len(legal) == 1:
@@ -256,12 +262,12 @@ class IsmctsBot:
             return to_move(view, *legal[0])
         k = infer(view)
         if sum(view.hand_counts) + stop_of(view, k) <= self.solve_at:
-            expert = ExpertBot(self.rng, self.ms_per_move, self.model, self.bonus)
+            expert = self.endgame()
             move = expert.choose(view)
             self.work = expert.work
             return move
         search = Search(view, k, self.rng, self.model, self.bonus, self.c_puct, self.prior_t)
-        edges = search.run(max(1, int(self.ms_per_move * UNITS_PER_MS)), COST)
+        edges = search.run(max(1, int(self.ms_per_move * UNITS_PER_MS)), self.cost)
         self.work = search.work
 
         def mean(i: int) -> tuple[float, int]:
