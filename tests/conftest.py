@@ -1,10 +1,13 @@
-"""Shared helpers for the rules tests: hand-built deals, scripted play, state snapshots."""
+"""Shared helpers: hand-built deals, scripted play, state snapshots, the benchmark scripts."""
 
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import os
+import sys
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from hypothesis import settings
@@ -18,6 +21,23 @@ from doublesix.tiles import TILES, mask_of
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI") or os.environ.get("HYPOTHESIS_PROFILE") == "ci":
     settings.load_profile("ci")
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def benchmark_script(name: str) -> Any:
+    """``benchmarks/<name>.py`` as a module (the scripts are no package): run with its
+    neighbours importable, and kept in ``sys.modules``, where its dataclasses look it up."""
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    return module
 
 
 def T(text: str) -> Tile:

@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-ARENA = Path(__file__).resolve().parent.parent / "benchmarks" / "arena"
+from conftest import BENCHMARKS, benchmark_script
 
-
-def _paired() -> Any:
-    path = ARENA.parent / "arena_paired.py"
-    spec = importlib.util.spec_from_file_location("arena_paired", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+ARENA = BENCHMARKS / "arena"
 
 
 def test_a_log_gives_shares_and_margins_over_deals(capsys: pytest.CaptureFixture[str]) -> None:
     log = ARENA / "round-kozel-ismctsfit100-greedy-s20.jsonl"
-    assert _paired().main([str(log)]) == 0
+    assert benchmark_script("arena_paired").main([str(log)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("kozel-4 ismcts-fit:100 vs greedy: 100 deals, 200 games;")
     assert "A's share" in out and "points a round" in out
@@ -33,7 +24,7 @@ def test_two_runs_on_the_same_deals_give_the_change_of_margin(
 ) -> None:
     new = ARENA / "round-kozel-ismctsstyle100-greedy-s20.jsonl"
     old = ARENA / "round-kozel-ismctsfit100-greedy-s20.jsonl"
-    assert _paired().main(["--versus", str(new), str(old)]) == 0
+    assert benchmark_script("arena_paired").main(["--versus", str(new), str(old)]) == 0
     assert capsys.readouterr().out.startswith(
         "ismcts-style:100 instead of ismcts-fit:100 against greedy, 100 deals: margin"
     )
@@ -43,13 +34,13 @@ def test_runs_on_other_deals_are_refused() -> None:
     new = ARENA / "round-kozel-ismctsfit100-greedy-s21.jsonl"
     old = ARENA / "round-kozel-ismctsfit100-greedy-s20.jsonl"
     with pytest.raises(SystemExit, match="differ in seed: not the same deals"):
-        _paired().main(["--versus", str(new), str(old)])
+        benchmark_script("arena_paired").main(["--versus", str(new), str(old)])
 
 
 def test_what_is_not_a_log_is_named_not_a_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    paired = _paired()
+    paired = benchmark_script("arena_paired")
     assert paired.main([str(tmp_path / "missing.jsonl")]) == 2
     assert "missing.jsonl: No such file or directory" in capsys.readouterr().err
     garbage = tmp_path / "garbage.jsonl"

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import benchmark_script
 from doublesix.bots import make_bot
 from doublesix.bots.arena import play_game
 from doublesix.bots.inference import infer
@@ -22,7 +20,6 @@ from doublesix.rules.ruleset import preset
 from doublesix.rules.view import seat_view
 from doublesix.tiles import ALL
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 VARIANTS = [
     "expert-fp",
     "expert-fit-fp",
@@ -33,16 +30,7 @@ VARIANTS = [
 
 
 def _variants() -> Any:
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "arena_variants", BENCHMARKS / "arena_variants.py"
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+    module = benchmark_script("arena_variants")
     module.register_variants(["--bots", ",".join(VARIANTS)])
     return module
 

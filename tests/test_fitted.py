@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
-from pathlib import Path
-from typing import Any
 
 import pytest
 
+from conftest import benchmark_script
 from doublesix.bots.expert import UNITS_PER_MS as EXPERT_UNITS_PER_MS
 from doublesix.bots.expert import OpponentModel
 from doublesix.bots.fitted import WEIGHTS, ExpertFitBot, FittedModel
@@ -19,18 +17,6 @@ from doublesix.rules.game import Game
 from doublesix.rules.ruleset import preset
 from doublesix.rules.view import SeatView, seat_view
 from doublesix.tiles import Tile
-
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-
-
-def _fit_script() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "fit_opponent_model", BENCHMARKS / "fit_opponent_model.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _views(name: str, players: int) -> list[SeatView]:
@@ -48,7 +34,7 @@ def _views(name: str, players: int) -> list[SeatView]:
 
 
 def test_scores_are_the_fitted_logit_of_the_scripts_features() -> None:
-    features = _fit_script().features
+    features = benchmark_script("fit_opponent_model").features
     model = FittedModel()
     rng = random.Random(5)
     for _ in range(300):

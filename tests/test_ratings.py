@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
 
+from conftest import benchmark_script
 from doublesix.ratings import (
     BETA,
     BOT_RATINGS,
@@ -26,8 +24,6 @@ from doublesix.ratings import (
     side_ranks,
 )
 from doublesix.rules.ruleset import PRESETS, preset
-
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
 @pytest.mark.parametrize(
@@ -105,14 +101,7 @@ def test_a_new_rating_and_provisional() -> None:
 
 
 def test_bot_ratings_are_the_fit_of_the_arena_logs() -> None:
-    spec = importlib.util.spec_from_file_location("bot_ratings", BENCHMARKS / "bot_ratings.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
+    module = benchmark_script("bot_ratings")
     fitted = module.fit(module.matches())
     assert set(fitted) == set(BOT_RATINGS)
     for level, (mu, se) in fitted.items():

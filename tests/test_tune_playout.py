@@ -2,29 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import statistics
-from pathlib import Path
-from typing import Any
 
 import pytest
 
+from conftest import benchmark_script
 from doublesix.rules.ruleset import preset
-
-
-def _tune() -> Any:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "tune_playout.py"
-    spec = importlib.util.spec_from_file_location("tune_playout", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize(("name", "players"), [("kozel", 4), ("draw", 2)])
 def test_a_policy_against_itself_has_no_margin_on_any_deal(name: str, players: int) -> None:
-    tune = _tune()
+    tune = benchmark_script("tune_playout")
     rng = random.Random(3)
     deals = [rng.sample(range(28), 28) for _ in range(50)]
     assert tune.margins(preset(name, players), deals, tune.HAND_MADE, tune.HAND_MADE) == [0.0] * 50
@@ -32,7 +21,7 @@ def test_a_policy_against_itself_has_no_margin_on_any_deal(name: str, players: i
 
 @pytest.mark.parametrize(("name", "players"), [("kozel", 4), ("draw", 2)])
 def test_the_heaviest_tile_first_loses_to_the_hand_made_weights(name: str, players: int) -> None:
-    tune = _tune()
+    tune = benchmark_script("tune_playout")
     rng = random.Random(4)
     deals = [rng.sample(range(28), 28) for _ in range(400)]
     pips_only = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
@@ -46,7 +35,7 @@ def test_the_heaviest_tile_first_loses_to_the_hand_made_weights(name: str, playe
 
 
 def test_every_play_is_legal_and_every_tile_is_accounted_for() -> None:
-    tune = _tune()
+    tune = benchmark_script("tune_playout")
     rules = preset("draw", 2)
     rng = random.Random(5)
     for _ in range(200):

@@ -3,29 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import sys
-from pathlib import Path
-from typing import Any
 
 import pytest
 
+from conftest import benchmark_script
 from doublesix.rules.ruleset import preset
-
-
-def _script() -> Any:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "value_model.py"
-    spec = importlib.util.spec_from_file_location("value_model", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize(("name", "players"), [("kozel", 4), ("draw", 2)])
 def test_swapping_the_sides_negates_every_feature(name: str, players: int) -> None:
-    script = _script()
+    script = benchmark_script("value_model")
     rules = preset(name, players, target="round")
     positions, outcome = script.play(rules, 3, 5, 2.0)
     assert positions and len(outcome) == len(positions)
@@ -38,7 +25,7 @@ def test_swapping_the_sides_negates_every_feature(name: str, players: int) -> No
 
 
 def test_each_position_is_a_choice_of_its_round_and_carries_its_outcome() -> None:
-    script = _script()
+    script = benchmark_script("value_model")
     rules = preset("draw", 2, target="round")
     positions, outcome = script.play(rules, 4, 6, 2.0)
     by_round: dict[int, set[float]] = {}
