@@ -268,7 +268,10 @@ def test_bots_and_clocks_resume_on_the_new_owner(site: Site) -> None:
         now = httpx.get(f"{b.url}/api/tables/{made['id']}").json()
         if now["version"] >= version + 3:
             break
-        assert time.monotonic() < deadline, "the bot and the clock did not resume"
+        assert time.monotonic() < deadline, (
+            f"the bot and the clock did not resume (version {now['version']}, made at "
+            f"{version}); the new owner's log:\n{b.log.read_text()[-4000:]}"
+        )
         time.sleep(0.3)
 
 
