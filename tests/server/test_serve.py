@@ -138,6 +138,8 @@ def test_serve_survives_sigkill(tmp_path: Path) -> None:
     [
         ["--grace", "-1"],
         ["--review-ms", "0"],
+        ["--open-for", "0"],
+        ["--open-for", "nan"],
         ["--bot-delay", "-2"],
         ["--port", "70000"],
         ["--think-workers", "0"],

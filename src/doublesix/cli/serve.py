@@ -13,6 +13,8 @@ MAX_BOT_DELAY = 60.0
 """Seconds a bot may be told to wait before its move at most."""
 MAX_GRACE = 24 * 3600.0
 """Seconds a disconnected player may keep the seat at most."""
+MAX_OPEN_FOR = 7 * 24 * 3600.0
+"""Seconds a table may wait for players at most."""
 MAX_REVIEW_MS = 10_000.0
 """The review's search per move at most (a review searches 30 s at most in all)."""
 MAX_THINK_WORKERS = 64
@@ -50,6 +52,14 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="how long a disconnected player keeps the seat before a bot plays for it "
         "(%(default)s)",
+    )
+    parser.add_argument(
+        "--open-for",
+        type=number(1, MAX_OPEN_FOR),
+        default=1800.0,
+        metavar="SECONDS",
+        help="how long a table waits for its seats to be taken after its last change, "
+        "then closes (%(default)s)",
     )
     parser.add_argument(
         "--review-ms",
@@ -144,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
         "settings": {
             "bot_delay": args.bot_delay,
             "grace_seconds": args.grace,
+            "open_seconds": args.open_for,
             "review_ms": args.review_ms,
             "think_workers": args.think_workers,
             "redis_url": args.redis,

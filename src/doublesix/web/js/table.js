@@ -16,7 +16,7 @@ import { announce, clearNotes } from './table/notes.js';
 import { followRematch } from './table/rematch.js';
 import { renderLog, renderPad } from './table/side.js';
 import { $, movesFor, painter, seatCount, state, tableId } from './table/state.js';
-import { joinWith, rejoin, showMissing, waitForPlayers } from './table/waiting.js';
+import { joinWith, rejoin, showMissing, tableChanged, waitForPlayers } from './table/waiting.js';
 
 const board = (fresh) => renderBoard(fresh, { play: playSelected, bend: bendAt, straighten });
 
@@ -46,7 +46,8 @@ function render(fresh = new Map()) {
 /** A snapshot or an update: the new view and the events that led to it. */
 function accept(view, events) {
   if (view.status === 'waiting') {
-    chatFromView(view); // the waiting room draws its seats from the table (waiting.js)
+    chatFromView(view);
+    tableChanged(); // a seat taken, or the table closed: the waiting room draws the table
     return;
   }
   const prev = state.view;

@@ -86,26 +86,45 @@ export async function rejoin(body) {
   toast('table.started_watching');
 }
 
-let waitTimer = null;
+let asking = null;
+let askAgain = false;
 
 /**
- * Draw the waiting room and keep it up to date until the game starts. The socket is open
- * meanwhile (the chat works); the game's first view, from the socket, closes the room.
+ * Draw the waiting room. It is kept up to date by the socket (open meanwhile: the chat works),
+ * not by polling: each view before the game, a snapshot or a seat taken, brings `tableChanged`;
+ * the game's first view closes the room.
  */
 export function waitForPlayers() {
   renderWaiting();
-  clearInterval(waitTimer);
-  waitTimer = setInterval(async () => {
-    try {
-      const table = await get(`/api/tables/${encodeURIComponent(tableId)}`);
-      const changed = JSON.stringify(table) !== JSON.stringify(state.table);
-      state.table = table;
-      if (table.status !== 'open' || state.view) clearInterval(waitTimer);
-      else if (changed) renderWaiting();
-    } catch (e) {
-      /* try again */
-    }
-  }, 1200);
+}
+
+/**
+ * The table as the server has it now, drawn if it changed. One request at a time: a change
+ * that comes while one is on its way asks once more after it, so the last change is never lost.
+ */
+export async function tableChanged() {
+  if (asking) {
+    askAgain = true;
+    return asking;
+  }
+  asking = (async () => {
+    do {
+      askAgain = false;
+      try {
+        const table = await get(`/api/tables/${encodeURIComponent(tableId)}`);
+        const changed = JSON.stringify(table) !== JSON.stringify(state.table);
+        state.table = table;
+        if (changed) renderWaiting();
+      } catch (e) {
+        /* the socket's next view asks again */
+      }
+    } while (askAgain);
+  })();
+  try {
+    await asking;
+  } finally {
+    asking = null;
+  }
 }
 
 function tableUrl(invite) {
@@ -146,6 +165,14 @@ function renderWaiting() {
   const table = state.table;
   const card = document.createElement('div');
   card.className = 'card waiting-card';
+  if (table.status === 'closed') {
+    card.appendChild(el('h2', 'table.expired'));
+    const a = el('a', 'nav.lobby');
+    a.href = '/';
+    card.appendChild(a);
+    w.appendChild(card);
+    return;
+  }
   card.appendChild(el('h2', 'table.waiting'));
   card.appendChild(el('p', 'table.preset_line', { preset: { $t: `preset.${table.preset}` }, players: table.seats.length }, 'muted'));
   const list = document.createElement('ol');
