@@ -166,6 +166,55 @@ def test_a_seated_player_is_online_at_the_table(lobby: TestClient) -> None:
         b.until_online({"Ben"})
 
 
+# --- the lists of tables ----------------------------------------------------------------
+
+
+def test_every_lobby_socket_hears_a_table_change_its_lists_show(lobby: TestClient) -> None:
+    """Made, a seat taken, started; a move, which changes nothing listed, sends nothing."""
+    anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
+    with ExitStack() as stack:
+        visitor = Lobby(lobby, stack, None)  # no name: hears the lists too
+        as_player(lobby, anna)
+        seats = [{"kind": "human"}, {"kind": "invite"}]
+        body = {"preset": "draw", "options": {"players": 2}, "seats": seats}
+        made = lobby.post("/api/tables", json=body).json()
+        table = visitor.next("table")["table"]
+        assert table["id"] == made["id"] and table["status"] == "open"
+        assert [s["kind"] for s in table["seats"]] == ["human", "invite"]
+        assert "invites" not in table  # the creator's codes are for the creator's eyes
+        as_player(lobby, ben)
+        joined = lobby.post(
+            f"/api/tables/{made['id']}/join", json={"invite": made["invites"][0]["invite"]}
+        )
+        assert joined.status_code == 200, joined.text
+        seated = visitor.next("table")["table"]
+        assert [s["name"] for s in seated["seats"]] == ["Anna", "Ben"]
+        started = seated if seated["status"] == "playing" else visitor.next("table")["table"]
+        assert started["status"] == "playing" and started["id"] == made["id"]
+        assert lobby.get("/api/tables").json()["playing"][0]["id"] == made["id"]
+
+        tokens = {0: (anna, made["token"]), 1: (ben, joined.json()["token"])}
+        spectator = stack.enter_context(lobby.websocket_connect(f"/ws/table/{made['id']}"))
+        spectator.send_json({"type": "hello", "token": None, "since": None})
+        turn = spectator.receive_json()["view"]["turn"]
+        as_player(lobby, tokens[turn][0])
+        seat = stack.enter_context(lobby.websocket_connect(f"/ws/table/{made['id']}"))
+        seat.send_json({"type": "hello", "token": tokens[turn][1], "since": None})
+        snapshot = seat.receive_json()
+        move = snapshot["view"]["legal"][0]
+        seat.send_json({"type": "play", "version": snapshot["version"]} | move)
+        update = seat.receive_json()
+        assert update["type"] == "update" and update["view"]["status"] == "playing", update
+        a = Lobby(lobby, stack, anna)
+        a.ws.send_json({"type": "chat", "text": "after a move"})
+        # the move was stored and published before the chat line: a table frame for it
+        # would come first
+        frame = visitor.ws.receive_json()
+        while frame["type"] == "online":
+            frame = visitor.ws.receive_json()
+        assert frame["type"] == "chat" and frame["text"] == "after a move", frame
+
+
 # --- challenges -------------------------------------------------------------------------
 
 

@@ -85,6 +85,23 @@ def test_presence_and_a_challenge_across_two_processes(site: Site) -> None:
     assert visitor.names == {"Anna"}
 
 
+def test_a_lobby_on_one_process_hears_the_tables_of_the_other(site: Site) -> None:
+    """A table made, joined and started on one process shows in the lists of a lobby
+    socket on the other, a change at a time (through Redis)."""
+    one, two = site.start(), site.start()
+    visitor = LobbySocket(two, None)
+    anna = guest(one, "Anna")
+    made = anna.post("/api/tables", json={"preset": "draw", "options": {"players": 2}}).json()
+    table = visitor.next("table")["table"]
+    assert (table["id"], table["status"]) == (made["id"], "open")
+    ben = guest(one, "Ben")
+    assert ben.post(f"/api/tables/{made['id']}/join", json={}).status_code == 200
+    while table["status"] != "playing":
+        table = visitor.next("table")["table"]
+        assert table["id"] == made["id"]
+    assert [s["name"] for s in table["seats"]] == ["Anna", "Ben"]
+
+
 def test_failed_logins_on_one_process_count_on_the_other(site: Site) -> None:
     one, two = site.start(), site.start()
     name = f"Carla{secrets.token_hex(3)}"  # the counts outlive the test in Redis

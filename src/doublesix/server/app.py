@@ -35,7 +35,7 @@ from doublesix.server.headers import BrowserGuard
 from doublesix.server.hub import Hub, LocalHub, RedisHub
 from doublesix.server.leases import Leases, LocalLeases, SqlLeases
 from doublesix.server.lobby import available_bots, rematch_of
-from doublesix.server.lobby_room import open_lobby
+from doublesix.server.lobby_room import Lobby, open_lobby
 from doublesix.server.lobby_socket import lobby_socket
 from doublesix.server.logins import Logins, site_counts
 from doublesix.server.manager import TableManager
@@ -112,6 +112,12 @@ def create_app(
                 await manager.create(new)
                 return new.id
 
+            lobby: Lobby | None = None
+
+            def listed(table: Table) -> None:
+                if lobby is not None:  # tables resumed before the lobby opens tell no one
+                    lobby.table_changed(table)
+
             shell = Shell(
                 store=the_store,
                 hub=site.hub,
@@ -122,10 +128,11 @@ def create_app(
                 idle_seconds=settings.idle_seconds,
                 rematch=rematch,
                 finished=finished,
+                listed=listed,
             )
             manager = TableManager(shell, site.leases, site.relay, settings.lease_seconds)
             stack.push_async_callback(manager.close)
-            app.state.lobby = await stack.enter_async_context(
+            lobby = app.state.lobby = await stack.enter_async_context(
                 open_lobby(the_store, manager, settings, site.relay)
             )
             reviews = Reviews(settings.review_ms)

@@ -36,6 +36,12 @@ from doublesix.table.state import Announce, OpenRematch, Outcome, TableState, Th
 log = logging.getLogger(__name__)
 
 
+def listing(table: Table) -> tuple[object, ...]:
+    """What the lobby's lists show of a table, but its version and time (every move's)."""
+    seats = [(s.kind, s.name, s.bot) for s in table.seats]
+    return (table.status, seats, table.scores, table.result)
+
+
 @dataclass
 class _Job:
     request: Request
@@ -169,10 +175,13 @@ class TableHost:
     async def _commit(self, entries: Sequence[Entry]) -> None:
         seats = any(e.kind == EventKind.SEAT for e in entries)
         was = self.table.status
+        shown = listing(self.table)
         await self.shell.store.commit(self.state.table, entries, seats=seats)
         self.table = self.state.table.copy()
         if was != TableStatus.FINISHED and self.table.status == TableStatus.FINISHED:
             self._finished(self.table.copy())
+        if self.shell.listed is not None and listing(self.table) != shown:
+            self.shell.listed(self.table.copy())
         hub = self.shell.hub
         if not hub.wanted(self.id):
             return

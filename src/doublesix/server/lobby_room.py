@@ -1,10 +1,11 @@
-"""The lobby of the whole site: who is online, challenges, chat, and whom to tell.
+"""The lobby of the whole site: who is online, challenges, chat, tables, and whom to tell.
 
 ``Lobby`` keeps this process's lobby sockets and, through the ``LobbyBus``,
 hears what every process changed: a player came or went (the online list is
 worked out again, at most every ``SETTLE_SECONDS``, and sent only if it
-changed), a chat message, a challenge changed (sent to the sockets of the
-players it involves). It also ends the challenges that are due: after
+changed), a chat message, a table's entry in the lists changed (sent to
+every socket), a challenge changed (sent to the sockets of the players it
+involves). It also ends the challenges that are due: after
 ``challenges.SECONDS`` (``sweep``), or when their challenger or one of the
 challenged has had no socket anywhere for ``LEAVE_SECONDS`` (a page reload
 is no leaving).
@@ -34,6 +35,7 @@ from doublesix.server.challenges import (
     over,
 )
 from doublesix.server.errors import CommandError
+from doublesix.server.lobby import table_json
 from doublesix.server.lobby_bus import LobbyBus, LocalBus, RedisBus
 from doublesix.server.lobby_chat import (
     History,
@@ -59,7 +61,7 @@ from doublesix.server.settings import Settings
 from doublesix.server.store import Guest, SqlStore, Store
 from doublesix.server.windows import MovingWindows
 from doublesix.table.commands import Phrase, Player
-from doublesix.table.model import JSON
+from doublesix.table.model import JSON, Table
 
 log = logging.getLogger(__name__)
 
@@ -213,12 +215,21 @@ class Lobby:
             self._dirty.set()
         elif kind == "chat":
             self._broadcast(data["m"])
+        elif kind == "table":
+            self._broadcast({"type": "table", "table": data["t"]})
         elif kind == "to":
             people, challenger = set(data["p"]), data["c"]
             for listener in list(self.listeners):
                 if listener.player in people:
                     challenge = data["f"] | {"mine": listener.player == challenger}
                     listener.send({"type": "challenge", "challenge": challenge})
+
+    # --- the lists of tables ------------------------------------------------------------
+
+    def table_changed(self, table: Table) -> None:
+        """Tell every lobby socket on the site what its lists now show of ``table``."""
+        if not self._closed:
+            self.bus.publish({"k": "table", "t": table_json(table)})
 
     def _broadcast(self, frame: JSON) -> None:
         for listener in list(self.listeners):

@@ -108,6 +108,8 @@ class TableManager:
     async def create(self, table: Table) -> TableHost:
         """Store a new table and run it (it starts at once if every seat is taken)."""
         await self.store.add_table(table)  # with its lease: nobody else takes it first
+        if self.shell.listed is not None:
+            self.shell.listed(table.copy())
         state = TableState(table, self.shell.config, self.shell.levels, self.shell.clock())
         return self._run(state)
 

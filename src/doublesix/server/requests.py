@@ -44,3 +44,6 @@ class Shell:
     """Makes the rematch of a finished table and answers the new table's id."""
     finished: Callable[[Table], Awaitable[None]] | None = None
     """Called once a table's finished game is stored (the ratings: a rated game is rated)."""
+    listed: Callable[[Table], None] | None = None
+    """Called with a table whose entry in the lobby's lists changed once that is stored: new,
+    a seat taken, started, a round scored, finished, closed (the lobby tells its sockets)."""

@@ -5,6 +5,7 @@ import { clear, PRESETS, setRulesPreset, sortBots, startPage, toast } from './co
 import { playerName } from './describe.js';
 import { el, lit, onLanguage, tattr, tx } from './i18n.js';
 import { startLobbyLive } from './lobby_live.js';
+import { onLobby } from './lobby_socket.js';
 import { drawFace, svgEl } from './tiles.js';
 
 const OPENERS = ['highest_double', 'kozel', 'lowest_double', 'highest_tile', 'draw_for_lead'];
@@ -86,12 +87,15 @@ async function main() {
   if (Array.isArray(bots) && bots.length) state.bots = sortBots(bots);
   renderIdentity();
   startForm(state.presets.kozel ? 'kozel' : Object.keys(state.presets)[0]);
+  // The lists come whole at each welcome (a socket back after a drop has missed changes), then
+  // a table at a time as it changes: nothing polls them.
+  onLobby('welcome', refreshTables);
+  onLobby('table', (f) => tableChanged(f.table));
   startLobbyLive({ presets: () => state.presets });
   await refreshTables();
-  setInterval(refreshTables, 4000);
   onLanguage(() => {
     renderForm();
-    refreshTables();
+    drawTables();
   });
 }
 
@@ -489,6 +493,11 @@ function tableRow(table, kind) {
   return li;
 }
 
+/** How many tables of each list the page keeps (as many as `GET /api/tables` gives) and shows. */
+const KEPT = { open: 200, playing: 200, finished: 50 };
+const SHOWN = { open: 30, playing: 30, finished: 10 };
+const tables = { open: [], playing: [], finished: [] };
+
 async function refreshTables() {
   let data;
   try {
@@ -496,15 +505,27 @@ async function refreshTables() {
   } catch (e) {
     return;
   }
+  for (const kind of Object.keys(tables)) tables[kind] = (data && data[kind]) || [];
+  drawTables();
+}
+
+/** A table's entry changed (`table` frame): it moves to the top of its status's list. */
+function tableChanged(table) {
+  for (const kind of Object.keys(tables)) tables[kind] = tables[kind].filter((t) => t.id !== table.id);
+  if (table.status in tables) tables[table.status] = [table, ...tables[table.status]].slice(0, KEPT[table.status]);
+  drawTables();
+}
+
+function drawTables() {
   const box = clear(document.getElementById('tables'));
   for (const kind of ['open', 'playing', 'finished']) {
-    const list = (data && data[kind]) || [];
+    const list = tables[kind];
     const section = document.createElement('div');
     section.className = `table-list ${kind}`;
     section.appendChild(el('h2', `lobby.${kind}`));
     if (!list.length) section.appendChild(el('p', `lobby.none_${kind}`, {}, 'muted'));
     const ul = document.createElement('ul');
-    for (const table of list.slice(0, kind === 'finished' ? 10 : 30)) ul.appendChild(tableRow(table, kind));
+    for (const table of list.slice(0, SHOWN[kind])) ul.appendChild(tableRow(table, kind));
     section.appendChild(ul);
     box.appendChild(section);
   }
