@@ -29,15 +29,19 @@ HTMLMediaElement.prototype.play = function () {
 """
 
 
-def seat_page(context: Any, name: str, table: dict[str, Any] | None = None) -> Any:
-    """A page of guest ``name`` at a new 2-player table (``table`` None) or at ``table``'s open
-    seat; the page holds the seat's token, as the lobby would have left it."""
+def seat_page(
+    context: Any, name: str, table: dict[str, Any] | None = None, players: int = 2
+) -> Any:
+    """A page of guest ``name`` at a new Draw table of ``players`` and one round (``table``
+    None) or at ``table``'s open seat; the page holds the seat's token, as the lobby would have
+    left it."""
     page = context.new_page()
     page.goto("/replay")
     page.request.post("/api/guest", data={"name": name})
     if table is None:
-        seats = [{"kind": "human"}, {"kind": "open"}]
-        body = {"preset": "draw", "options": {"target": "round"}, "seats": seats, "hints": False}
+        seats = [{"kind": "human"}] + [{"kind": "open"}] * (players - 1)
+        options = {"players": players, "target": "round"}
+        body = {"preset": "draw", "options": options, "seats": seats, "hints": False}
         seat = page.request.post("/api/tables", data=body).json()
         table_id = seat["id"]
     else:
