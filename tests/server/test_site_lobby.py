@@ -102,6 +102,23 @@ def test_a_lobby_on_one_process_hears_the_tables_of_the_other(site: Site) -> Non
     assert [s["name"] for s in table["seats"]] == ["Anna", "Ben"]
 
 
+def test_a_challenge_ends_when_its_challengers_process_dies(site: Site) -> None:
+    """Killed, Anna's process cannot say she left; the other process's sweep finds her online
+    nowhere and cancels her challenge (not left to expire at the end of its minute)."""
+    one, two = site.start(), site.start()
+    anna, ben = guest(one, "Anna"), guest(two, "Ben")
+    LobbySocket(one, anna)
+    b = LobbySocket(two, ben)
+    b.until_online({"Anna", "Ben"})
+    made = anna.post("/api/challenges", json={"to": ["Ben"], "preset": "draw"})
+    assert made.status_code == 201, made.text
+    assert b.next("challenge")["challenge"]["status"] == "open"
+    one.kill()
+    told = b.next("challenge")["challenge"]
+    assert (told["id"], told["status"]) == (made.json()["id"], "cancelled"), told
+    b.until_online({"Ben"})
+
+
 def test_failed_logins_on_one_process_count_on_the_other(site: Site) -> None:
     one, two = site.start(), site.start()
     name = f"Carla{secrets.token_hex(3)}"  # the counts outlive the test in Redis

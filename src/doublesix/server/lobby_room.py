@@ -110,6 +110,8 @@ class Lobby:
         self._players: list[JSON] = []
         self._tasks: list[asyncio.Task[None]] = []
         self._leaving: set[asyncio.Task[None]] = set()
+        self._absent: dict[str, float] = {}
+        """Players of open challenges online nowhere, since when (``time.monotonic``)."""
         self._closed = False
 
     async def start(self) -> None:
@@ -198,7 +200,10 @@ class Lobby:
         await asyncio.sleep(self.leave_seconds)
         if self.presence.here.has(player_id) or player_id in await self.presence.online():
             return
-        waiting = await self.book.open()
+        await self._gone(player_id, await self.book.open())
+
+    async def _gone(self, player_id: str, waiting: list[Challenge]) -> None:
+        """``player_id`` has left the site: end the challenges it made or was sent."""
         mine = [c.id for c in waiting if c.player == player_id]
         for challenge in await self.book.end(mine, Status.CANCELLED, lambda c: True):
             self._tell(challenge)
@@ -321,13 +326,32 @@ class Lobby:
                 log.warning("lobby: could not expire the challenges that are due", exc_info=True)
 
     async def expire(self) -> None:
-        """End the challenges whose minute is over, and tell everyone involved."""
+        """End the challenges whose minute is over, and tell everyone involved; then those of
+        the players who left the site from a process that could not say so (``_vanished``)."""
         now = self.settings.clock()
-        due = [c.id for c in await self.book.open() if now >= c.expires_at]
+        waiting = await self.book.open()
+        due = [c.id for c in waiting if now >= c.expires_at]
         if due:
             ended = await self.book.end(due, Status.EXPIRED, lambda c: now >= c.expires_at)
             for challenge in ended:
                 self._tell(challenge)
+        await self._vanished([c for c in waiting if c.id not in due])
+
+    async def _vanished(self, waiting: list[Challenge]) -> None:
+        """A player leaving is noticed by the process that held its last socket (``present``);
+        if that process died, by this sweep on every other one: a player of an open challenge
+        found online nowhere for ``leave_seconds`` has left."""
+        involved = {p for c in waiting for p in c.people()}
+        if not involved:
+            self._absent.clear()
+            return
+        online = await self.presence.online()
+        now = time.monotonic()
+        self._absent = {p: self._absent.get(p, now) for p in involved if p not in online}
+        for player_id, since in list(self._absent.items()):
+            if now - since >= self.leave_seconds:
+                del self._absent[player_id]
+                await self._gone(player_id, await self.book.open())
 
 
 @asynccontextmanager
