@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -41,6 +42,20 @@ class Requests:
             if u.scheme not in ("http", "ws") or u.netloc != origin.netloc:
                 bad.append(url)
         return bad
+
+
+def reads(target: Any, path: str) -> list[str]:
+    """The GET requests of ``target`` (a page or a context) whose path matches the regular
+    expression ``path`` to its end, recorded as they go out."""
+    pattern = re.compile(path + "$")
+    urls: list[str] = []
+
+    def seen(request: Any) -> None:
+        if request.method == "GET" and pattern.search(urlsplit(request.url).path):
+            urls.append(request.url)
+
+    target.on("request", seen)
+    return urls
 
 
 def play_bot_game(base: str, preset: str = "kozel", target: int = 30) -> str:

@@ -6,27 +6,22 @@ from __future__ import annotations
 
 from typing import Any
 
-
-def list_reads(page: Any) -> list[str]:
-    """The page's requests for the lobby's lists (``GET /api/tables``), as they go out."""
-    urls: list[str] = []
-    page.on("request", lambda r: r.url.split("?")[0].endswith("/api/tables") and urls.append(r.url))
-    return urls
+from .browser_helpers import reads
 
 
 def test_the_lobby_lists_follow_the_socket_without_polling(new_context: Any) -> None:
     anna = new_context().new_page()
     anna.goto("/replay")
     anna.request.post("/api/guest", data={"name": "Anna"})
-    reads = list_reads(anna)
+    list_reads = reads(anna, "/api/tables")
     anna.goto("/")
     anna.wait_for_selector("#tables .table-list.open")
     anna.wait_for_selector("#online li[data-player='Anna']")  # the lobby socket's welcome came
     anna.wait_for_timeout(1000)  # (a sleep would hold back Playwright's events)
-    settled = len(reads)
+    settled = len(list_reads)
     assert 1 <= settled <= 2  # the page's first read, and one at the socket's welcome
     anna.wait_for_timeout(5000)
-    assert len(reads) == settled, "the lobby polled its lists"
+    assert len(list_reads) == settled, "the lobby polled its lists"
 
     ben = new_context().new_page()
     ben.goto("/replay")
@@ -47,4 +42,4 @@ def test_the_lobby_lists_follow_the_socket_without_polling(new_context: Any) -> 
         f"#tables .table-list.playing a[href='/table/{playing['id']}']", timeout=5000
     )
     assert anna.locator(f"#tables .table-list.open a[href='/table/{playing['id']}']").count() == 0
-    assert len(reads) == settled
+    assert len(list_reads) == settled

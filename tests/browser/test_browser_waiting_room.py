@@ -4,38 +4,24 @@ site, would cost the server more than the games)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from .browser_helpers import reads
 from .test_browser_chat import seat_page
-
-READ = re.compile(r"/api/tables/[^/?]+$")
-
-
-def table_reads(context: Any) -> list[str]:
-    """The context's reads of a table (``GET /api/tables/ID``), recorded as they go out."""
-    urls: list[str] = []
-
-    def seen(request: Any) -> None:
-        if request.method == "GET" and READ.search(request.url):
-            urls.append(request.url)
-
-    context.on("request", seen)
-    return urls
 
 
 def test_the_waiting_room_shows_a_seat_taken_without_polling(new_context: Any) -> None:
     context = new_context()
-    reads = table_reads(context)
+    table_reads = reads(context, r"/api/tables/[^/]+")
     anna, table = seat_page(context, "Anna", players=3)
     anna.wait_for_selector("#waiting .waiting-card")
     # the page's first read, and one when the socket's snapshot comes: then quiet
     anna.wait_for_function("() => document.querySelector('#chat-form') !== null")
     anna.wait_for_timeout(1000)  # (a sleep would hold back Playwright's events)
-    settled = len(reads)
+    settled = len(table_reads)
     assert 1 <= settled <= 2
     anna.wait_for_timeout(3000)
-    assert len(reads) == settled, "the waiting room polled the table"
+    assert len(table_reads) == settled, "the waiting room polled the table"
 
     ben, _ = seat_page(new_context(), "Ben", table)
     ben.wait_for_selector("#waiting .waiting-card")
@@ -43,4 +29,4 @@ def test_the_waiting_room_shows_a_seat_taken_without_polling(new_context: Any) -
     assert anna.locator("#waiting li[data-seat='1'] .name").inner_text() == "Ben"
     assert anna.locator("#waiting li[data-seat='2'] .open").count() == 1
     anna.wait_for_timeout(1000)
-    assert len(reads) == settled + 1  # the seat taken: one read, from the socket's update
+    assert len(table_reads) == settled + 1  # the seat taken: one read, from the socket's update
