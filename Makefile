@@ -23,7 +23,7 @@ $(RESEARCH): $(STAMP)
 	touch $(RESEARCH) $(COMPILED)
 
 # An edit to the core recompiles it: the compiled modules are imported before the sources.
-$(COMPILED): $(STAMP) setup.py $(CORE)
+$(COMPILED): $(STAMP) setup.py $(CORE) $(wildcard src/doublesix/bots/c/*)
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(COMPILED)
 

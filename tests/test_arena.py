@@ -248,6 +248,16 @@ def test_the_fingerprint_covers_the_arena_the_rules_and_the_two_bots_only() -> N
     assert code_fingerprint(("pimc", "greedy")) == code_fingerprint(["pimc", "greedy"])
 
 
+def test_the_fingerprint_covers_the_c_core_of_the_bots_that_load_it() -> None:
+    def files(bots: tuple[str, str]) -> set[str]:
+        return {path.relative_to(PACKAGE).as_posix() for path in source_files(bots)}
+
+    tree = files(("ismcts-fit", "greedy"))
+    assert {"bots/native.py", "bots/_native.pyi", "bots/c/tree.c", "bots/c/seen.c"} <= tree
+    assert "bots/__init__.py" not in tree
+    assert "bots/c/tree.c" not in files(("pimc", "greedy"))
+
+
 # --- command line ---------------------------------------------------------------------
 
 

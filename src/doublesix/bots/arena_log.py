@@ -25,6 +25,8 @@ from doublesix.rules.ruleset import Ruleset
 
 FORMAT = "doublesix-arena/1"
 PACKAGE = Path(__file__).resolve().parent.parent
+NATIVE = PACKAGE / "bots" / "native.py"
+NATIVE_SOURCES = PACKAGE / "bots" / "c"
 
 
 class ArenaLogError(ValueError):
@@ -48,9 +50,13 @@ def code_fingerprint(bots: Iterable[str]) -> str:
 
 
 def source_files(bots: Iterable[str]) -> list[Path]:
-    """The files ``code_fingerprint`` hashes, in order."""
+    """The files ``code_fingerprint`` hashes, in order: with the bots' C core's own sources
+    where a module loads it (``bots/native.py``)."""
     roots = {arena.__name__, *(type(make_bot(name)).__module__ for name in bots)}
-    return sorted(_closure(roots))
+    files = _closure(roots)
+    if NATIVE in files:
+        files |= set(NATIVE_SOURCES.iterdir())
+    return sorted(files)
 
 
 def _closure(modules: set[str]) -> set[Path]:
@@ -72,7 +78,11 @@ def _closure(modules: set[str]) -> set[Path]:
             ):
                 for alias in node.names:  # ``from doublesix.bots import expert`` names a module
                     submodule = _source(f"{node.module}.{alias.name}")
-                    todo.append(submodule if submodule.exists() else _source(node.module))
+                    stub = submodule.with_suffix(".pyi")  # the C core's (its sources: NATIVE)
+                    if submodule.exists() or stub.exists():
+                        todo.append(submodule if submodule.exists() else stub)
+                    else:
+                        todo.append(_source(node.module))
     return found
 
 

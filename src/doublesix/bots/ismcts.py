@@ -34,12 +34,14 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from doublesix.bots.base import register
 from doublesix.bots.budget import Work
 from doublesix.bots.core import Scorer
 from doublesix.bots.expert import ALWAYS_SOLVE, POOL, ExpertBot, OpponentModel
 from doublesix.bots.inference import Knowledge, infer
+from doublesix.bots.native import core as native
 from doublesix.bots.pimc import SAFETY_S, root_moves, stop_of, to_move
 from doublesix.bots.sampler import Sample, Sampler
 from doublesix.bots.search import smart_playout, step
@@ -49,10 +51,13 @@ from doublesix.rules.moves import Move
 from doublesix.rules.ruleset import DrawRule, Ruleset
 from doublesix.rules.view import SeatView
 
+if TYPE_CHECKING:
+    from doublesix.bots import _native
+
 BUDGET_MS = 100.0
 """The budget per move (ms of one core) unless one is given."""
 
-UNITS_PER_MS = 7400
+UNITS_PER_MS = 35000
 """Work units per millisecond of budget (``COST``: units of each kind), for the compiled core.
 
 The expert's 2,250 units a millisecond were calibrated on the pure-Python core; compiled
@@ -61,7 +66,7 @@ in 2-player Draw, measured side by side (``benchmarks/compiled_core.log``): 2,25
 3.3. Uncompiled, a decision takes some 3.3 times its budget (the same moves, unless the
 0.95 s safety stop ends it first)."""
 
-COST = Work(attempts=32, weighed=1, plays=3, played=8, tree=12)
+COST = Work(attempts=190, weighed=30, plays=3, played=15, tree=1)
 """Units charged for each kind of work: about its CPU time relative to the others."""
 
 C_PUCT = 1.5
@@ -103,6 +108,26 @@ class Values:
         sides = [self.me] if self.two else list(range(rules.sides))
         self.scorers = [Scorer(rules, side, view.scores, view.eggs, bonus) for side in sides]
 
+    def rows(self) -> list[_native.ScorerRow]:
+        """The scorers as ``_ismcts.Tree`` takes them."""
+        return [
+            (
+                s.side,
+                s.kozel,
+                s.goat,
+                s.winner_takes,
+                s.penalties,
+                s.fish_all,
+                s.target,
+                s.eggs,
+                s.lone00,
+                s.lone66,
+                s.scores,
+                s.bonus,
+            )
+            for s in self.scorers
+        ]
+
     def of(self, domino: bool, hands: Sequence[int], last: int) -> list[float]:
         if self.two:
             v = self.scorers[0].value(domino, hands, last)
@@ -122,6 +147,7 @@ class Search:
         bonus: float,
         c_puct: float = C_PUCT,
         prior_t: float = PRIOR_T,
+        compiled: bool = True,
     ) -> None:
         rules = view.ruleset
         self.k = k
@@ -139,11 +165,28 @@ class Search:
         self.root = Node()
         self.returns = Returns()
         self.work = Work()
+        self.tree: _native.Tree | None = None
+        """The same search's iterations in C, when built (``compiled``, the default, asks)."""
+        if compiled and native is not None:
+            self.tree = native.Tree(
+                self.n,
+                self.me,
+                self.side_of,
+                k.left,
+                k.right,
+                self.stop,
+                self.draw_one,
+                c_puct,
+                self.puct.prior,
+                self.values.two,
+                self.values.rows(),
+            )
 
     def run(self, budget: int, cost: Work) -> dict[int, Edge]:
         """Search until the work reaches ``budget`` units; the root's edges."""
         sampler = Sampler(self.k, self.rng)
         work = self.work
+        tree = self.tree
         started = time.process_time()
         while work.units(cost) < budget:
             pool = [sampler.sample() for _ in range(POOL)]
@@ -155,13 +198,27 @@ class Search:
             weights = [math.exp(x - top) for x in logs]
             for i in self.rng.choices(range(POOL), weights, k=REUSE * POOL):
                 s, heavy = pool[i], weighed[i][1]
-                for move in self.moves:
-                    self.iterate(s, move, heavy)
+                if tree is None:
+                    for move in self.moves:
+                        self.iterate(s, move, heavy)
+                else:
+                    tree.deal(s.hands, s.bone, self.moves, heavy)
+                    work.tree, work.plays, work.played = tree.work()
                 if work.units(cost) >= budget:
                     break
             if time.process_time() - started > SAFETY_S:
                 break
-        return self.root.edges
+        return self.edges()
+
+    def edges(self) -> dict[int, Edge]:
+        """The root's edges, from whichever of the two cores searched."""
+        if self.tree is None:
+            return self.root.edges
+        edges = {}
+        for k, (visits, avail, total) in self.tree.root().items():
+            e = edges[k] = Edge()
+            e.visits, e.avail, e.total = visits, avail, total
+        return edges
 
     def iterate(self, s: Sample, first: tuple[int, int], heavy: int = 0) -> None:
         """Root move ``first`` on deal ``s``, down the tree, a playout, and the backup.

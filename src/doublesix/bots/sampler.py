@@ -110,7 +110,7 @@ class Sampler:
                 pool = _indices(remaining)
                 m = len(pool)
                 count = min(count, m)
-            chosen = rng.sample(pool, count)
+            chosen = sample(rng, pool, count)
             log_w += _LOG_C[m][count]
             mask = 0
             for t in chosen:
@@ -119,9 +119,54 @@ class Sampler:
             hands[s] |= mask
             groups[s][gi] = mask
         rest = _indices(remaining)
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         bone = rest[: k.boneyard]
         return Sample(hands, bone, groups, log_w)
+
+
+def below(rng: random.Random, n: int) -> int:
+    """``rng._randbelow(n)``: the same draws from the generator, without its calls' overhead."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def sample(rng: random.Random, population: list[int], k: int) -> list[int]:
+    """``rng.sample(population, k)``, drawn as CPython draws it: the same tiles, sooner compiled.
+
+    ``random.sample`` is pure Python, and the samplers call it for every group of every
+    deal; this is its algorithm (a pool for small populations, a set of picks for large
+    ones), so that a seed still deals what it dealt (``tests/test_sampling.py`` checks).
+    """
+    n = len(population)
+    result = [0] * k
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    if n <= setsize:
+        pool = population.copy()
+        for i in range(k):
+            j = below(rng, n - i)
+            result[i] = pool[j]
+            pool[j] = pool[n - i - 1]
+    else:
+        selected: set[int] = set()
+        for i in range(k):
+            j = below(rng, n)
+            while j in selected:
+                j = below(rng, n)
+            selected.add(j)
+            result[i] = population[j]
+    return result
+
+
+def shuffle(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)``, drawn as CPython draws it (see ``sample``)."""
+    for i in range(len(x) - 1, 0, -1):
+        j = below(rng, i + 1)
+        x[i], x[j] = x[j], x[i]
 
 
 def _indices(mask: int) -> list[int]:
