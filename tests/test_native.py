@@ -109,9 +109,34 @@ def test_bad_input_is_refused_with_the_tree_unchanged() -> None:
         tree.deal(s.hands[:2], s.bone, search.moves, 0)
     with pytest.raises(TypeError):
         tree.deal(s.hands, s.bone, [("a", 0)], 0)
+    not_held = next(t for t in range(28) if not s.hands[view.seat] >> t & 1)
+    with pytest.raises(ValueError, match="not a play of the seat's hand"):
+        tree.deal(s.hands, s.bone, [*search.moves, (not_held, 0)], 0)
+    with pytest.raises(ValueError, match="not a play of the seat's hand"):
+        tree.deal(s.hands, s.bone, [(search.moves[0][0], 7)], 0)
     assert tree.root() == {} and tree.work() == (0, 0, 0)
+    tree.deal(s.hands, s.bone, search.moves, 0)
+    assert sum(visits for visits, _, _ in tree.root().values()) == len(search.moves)
+
+
+def test_a_tree_is_made_from_sound_arguments_only() -> None:
+    prior = [1.0] * 128
+    kozel = (0, True, False, False, True, True, 101, 0, 25, 50, (0, 0), 30.0)
     with pytest.raises(ValueError, match="out of range"):
-        core.Tree(5, 0, [0] * 5, -1, -1, 0, False, 1.5, [1.0] * 128, True, [])
+        core.Tree(5, 0, [0] * 5, -1, -1, 0, False, 1.5, prior, True, [kozel])
+    with pytest.raises(ValueError, match="the ends"):
+        core.Tree(4, 0, [0, 1, 0, 1], 3, -1, 0, False, 1.5, prior, True, [kozel])
+    with pytest.raises(ValueError, match="scorers"):
+        core.Tree(4, 0, [0, 1, 0, 1], 3, 4, 0, False, 1.5, prior, True, [kozel, kozel])
+    with pytest.raises(ValueError, match="scorers"):
+        core.Tree(4, 1, [0, 1, 0, 1], 3, 4, 0, False, 1.5, prior, True, [kozel])
+    with pytest.raises(ValueError, match="prior"):
+        core.Tree(4, 0, [0, 1, 0, 1], 3, 4, 0, False, 1.5, prior[:5], True, [kozel])
+    unmade = core.Tree.__new__(core.Tree)
+    with pytest.raises(RuntimeError, match="not made"):
+        unmade.deal([1, 2, 4, 8], [], [(0, 0)], 0)
+    with pytest.raises(RuntimeError, match="not made"):
+        unmade.root()
 
 
 @pytest.mark.parametrize("name", ["kozel", "draw", "block", "vog-talon"])

@@ -210,8 +210,8 @@ ISMCTS_FIT_COST = Work(
     tree=ISMCTS_COST.tree,
 )
 """``ismcts``'s costs, but for the fitted logit's weighing, which runs in the C core (``Seen``):
-0.30 µs a seen play, against 0.75 for ``ismcts``'s pips-only softmax in Python
-(``benchmarks/calibrate_ismcts_fit.log``)."""
+0.1–0.3 µs a seen play in the fits of ``benchmarks/calibrate_ismcts_fit.log``, against some
+0.75 µs for ``ismcts``'s pips-only softmax in Python."""
 
 
 class ExpertFitBot(ExpertBot):

@@ -58,16 +58,15 @@ BUDGET_MS = 100.0
 """The budget per move (ms of one core) unless one is given."""
 
 UNITS_PER_MS = 35000
-"""Work units per millisecond of budget (``COST``: units of each kind), for the compiled core.
-
-The expert's 2,250 units a millisecond were calibrated on the pure-Python core; compiled
-(``setup.py``) the same work of this search takes 1/3.73 of the CPU in Kozel and 1/3.30
-in 2-player Draw, measured side by side (``benchmarks/compiled_core.log``): 2,250 times
-3.3. Uncompiled, a decision takes some 3.3 times its budget (the same moves, unless the
-0.95 s safety stop ends it first)."""
+"""Work units per millisecond of budget (``COST``: units of each kind), for the compiled core
+with its C part (``bots/c/``): fitted by ``benchmarks/calibrate_bots.py --bot ismcts-fit``
+(``benchmarks/calibrate_ismcts_fit.log``) so that a decision takes about 0.8–0.9 of its
+budget. The expert's 2,250 were calibrated on the pure-Python core; pure, this search takes
+some 20 times its budget (the same moves, unless the 0.95 s safety stop ends it first)."""
 
 COST = Work(attempts=190, weighed=30, plays=3, played=15, tree=1)
-"""Units charged for each kind of work: about its CPU time relative to the others."""
+"""Units charged for each kind of work: about its CPU time relative to the others (a tree
+step in C is the unit; a deal drawn, some 5 µs in Python, is 190 of them)."""
 
 C_PUCT = 1.5
 """Weight of the exploration term, in standard deviations of the root's returns."""

@@ -599,8 +599,13 @@ static int Tree_init(Tree *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_RuntimeError, "tables() first");
         return -1;
     }
+    self->n_nodes = 0; /* unusable until this init succeeds */
     if (n < 2 || n > MAX_SEATS || me < 0 || me >= n || stop < 0 || stop > 28) {
         PyErr_SetString(PyExc_ValueError, "n, me or stop out of range");
+        return -1;
+    }
+    if (left < -1 || left > 6 || right < -1 || right > 6 || (left < 0) != (right < 0)) {
+        PyErr_SetString(PyExc_ValueError, "left, right: the ends, 0-6, or both -1 (no line)");
         return -1;
     }
     long sides_of[MAX_SEATS];
@@ -640,9 +645,10 @@ static int Tree_init(Tree *self, PyObject *args, PyObject *kwds) {
     if (fast == NULL)
         return -1;
     v->count = (int)PySequence_Fast_GET_SIZE(fast);
-    if (v->count < 1 || v->count > v->sides) {
+    if (two ? v->sides != 2 || v->count != 1 : v->count != v->sides) {
         Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "scorers: one per side valued");
+        PyErr_SetString(PyExc_ValueError,
+                        "scorers: the seat's side's alone for two sides, else every side's");
         return -1;
     }
     for (int i = 0; i < v->count; i++) {
@@ -654,6 +660,11 @@ static int Tree_init(Tree *self, PyObject *args, PyObject *kwds) {
                               &scores, &s->bonus) ||
             read_ints(scores, s->scores, v->sides, "scores")) {
             Py_DECREF(fast);
+            return -1;
+        }
+        if (s->side != (two ? v->me_side : i)) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "scorers: sides out of order");
             return -1;
         }
     }
@@ -679,6 +690,10 @@ static PyObject *Tree_deal(Tree *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOk", &hands, &bone, &root_moves, &heavy))
         return NULL;
     State st;
+    if (self->n_nodes == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "the tree was not made");
+        return NULL;
+    }
     if (read_masks(hands, st.hands, self->rules.n, "hands"))
         return NULL;
     Py_ssize_t bones = PySequence_Size(bone);
@@ -701,20 +716,42 @@ static PyObject *Tree_deal(Tree *self, PyObject *args) {
     PyObject *fast = PySequence_Fast(root_moves, "moves");
     if (fast == NULL)
         return NULL;
-    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    int ts[MAX_LEGAL], ends[MAX_LEGAL];
+    if (count > MAX_LEGAL) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "moves: more than a hand has");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) { /* every move checked before the tree changes */
         int t, end;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "ii", &t, &end) ||
-            iterate(self, st, t, end, (uint32_t)heavy)) {
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "ii", &t, &end)) {
             Py_DECREF(fast);
             return NULL;
         }
+        if (t < 0 || t > 27 || !(st.hands[self->me] >> t & 1) ||
+            (st.left >= 0 && (end < 0 || end > 1 || OTHER[t][end ? st.right : st.left] < 0))) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "moves: (%d, %d) is not a play of the seat's hand", t,
+                         end);
+            return NULL;
+        }
+        ts[i] = t;
+        ends[i] = end;
     }
     Py_DECREF(fast);
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (iterate(self, st, ts[i], ends[i], (uint32_t)heavy))
+            return NULL;
     Py_RETURN_NONE;
 }
 
 /* root() -> {key: (visits, avail, total)}: the root's edges. */
 static PyObject *Tree_root(Tree *self, PyObject *unused) {
+    if (self->n_nodes == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "the tree was not made");
+        return NULL;
+    }
     PyObject *out = PyDict_New();
     if (out == NULL)
         return NULL;
