@@ -54,8 +54,9 @@ NOISE = 0.1
 
 WEIGH_COST = 3
 """The fitted logit's CPU per seen play weighed, relative to the pips-only softmax's (2.2
-against 0.75 µs on 16,100 seen plays of Kozel and Draw-2 deals): ``Work.weighed`` is charged
-this many times the searches' own cost, so that a budget buys the same CPU."""
+against 0.75 µs on 16,100 seen plays of Kozel and Draw-2 deals, both in Python): ``expert-fit``
+charges ``Work.weighed`` this many times ``expert``'s cost, so that a budget buys the same CPU
+as ``expert``'s units say (those of the pure-Python core)."""
 
 
 class FittedModel(OpponentModel):

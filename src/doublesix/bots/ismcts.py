@@ -108,7 +108,7 @@ class Values:
         self.scorers = [Scorer(rules, side, view.scores, view.eggs, bonus) for side in sides]
 
     def rows(self) -> list[_native.ScorerRow]:
-        """The scorers as ``_ismcts.Tree`` takes them."""
+        """The scorers as the C core's ``Tree`` takes them."""
         return [
             (
                 s.side,
