@@ -9,24 +9,35 @@ int LOW[28];
 int HIGH[28];
 int tables_set = 0;
 
-int read_ints(PyObject *seq, long *out, int count, const char *what) {
+/* ``seq`` as a fast sequence of exactly ``count`` items (NULL with an exception set). */
+static PyObject *items_of(PyObject *seq, int count, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
-    if (fast == NULL)
-        return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != count) {
+    if (fast != NULL && PySequence_Fast_GET_SIZE(fast) != count) {
         PyErr_Format(PyExc_ValueError, "%s: %d items expected", what, count);
-        Py_DECREF(fast);
-        return -1;
+        Py_CLEAR(fast);
     }
-    for (int i = 0; i < count; i++) {
-        out[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (out[i] == -1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
-    }
-    Py_DECREF(fast);
-    return 0;
+    return fast;
+}
+
+int read_ints(PyObject *seq, long *out, int count, const char *what) {
+    PyObject *fast = items_of(seq, count, what);
+    int i = 0;
+    for (; fast != NULL && i < count; i++)
+        if ((out[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i))) == -1 && PyErr_Occurred())
+            break;
+    Py_XDECREF(fast);
+    return fast != NULL && i == count ? 0 : -1;
+}
+
+int read_floats(PyObject *seq, double *out, int count, const char *what) {
+    PyObject *fast = items_of(seq, count, what);
+    int i = 0;
+    for (; fast != NULL && i < count; i++)
+        if ((out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i))) == -1.0 &&
+            PyErr_Occurred())
+            break;
+    Py_XDECREF(fast);
+    return fast != NULL && i == count ? 0 : -1;
 }
 
 /* tables(suit, other, value, doubles, low, high): ``doublesix.tiles``' tables, once. */

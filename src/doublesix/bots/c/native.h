@@ -37,4 +37,7 @@ static inline int low_bit(uint32_t x) { return __builtin_ctz(x); }
  * length, or not ints). */
 int read_ints(PyObject *seq, long *out, int count, const char *what);
 
+/* ``count`` floats of a Python sequence (-1 with an exception set, as ``read_ints``). */
+int read_floats(PyObject *seq, double *out, int count, const char *what);
+
 #endif

@@ -53,23 +53,9 @@ static int Seen_init(Seen *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     long row[5];
-    PyObject *fast = PySequence_Fast(base, "base");
-    if (fast == NULL)
+    if (read_floats(base, self->base, 28, "base"))
         return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != 28) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "base: 28 items expected");
-        return -1;
-    }
-    for (int t = 0; t < 28; t++) {
-        self->base[t] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, t));
-        if (PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
-    }
-    Py_DECREF(fast);
-    fast = PySequence_Fast(decisions, "decisions");
+    PyObject *fast = PySequence_Fast(decisions, "decisions");
     if (fast == NULL)
         return -1;
     self->count = (int)PySequence_Fast_GET_SIZE(fast);

@@ -625,23 +625,9 @@ static int Tree_init(Tree *self, PyObject *args, PyObject *kwds) {
     }
     v->two = two;
     v->me_side = v->side_of[me];
-    PyObject *fast = PySequence_Fast(prior, "prior");
-    if (fast == NULL)
+    if (read_floats(prior, self->prior, PRIORS, "prior"))
         return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != PRIORS) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "prior: 128 items expected");
-        return -1;
-    }
-    for (int i = 0; i < PRIORS; i++) {
-        self->prior[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
-        if (PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
-    }
-    Py_DECREF(fast);
-    fast = PySequence_Fast(scorers, "scorers");
+    PyObject *fast = PySequence_Fast(scorers, "scorers");
     if (fast == NULL)
         return -1;
     v->count = (int)PySequence_Fast_GET_SIZE(fast);
