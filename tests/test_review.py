@@ -12,8 +12,9 @@ import pytest
 
 from doublesix import Game, preset
 from doublesix.bots import hint, make_bot
+from doublesix.bots.hint import Hint
 from doublesix.review import review
-from doublesix.rules.view import seat_view
+from doublesix.rules.view import SeatView, seat_view
 
 
 def played_game(name: str, seed: int) -> Game:
@@ -46,3 +47,26 @@ def test_the_hints_best_move_has_the_most_expected_points() -> None:
     moves = hint(view, ms=5)
     assert len(moves) > 1
     assert moves[0].expected_points == max(h.expected_points for h in moves)
+
+
+@pytest.mark.parametrize(("behind", "differs"), [(0.004, False), (0.02, True)])
+def test_a_loss_below_what_a_review_shows_agrees(
+    monkeypatch: pytest.MonkeyPatch, behind: float, differs: bool
+) -> None:
+    """A review shows a loss to the hundredth: one that rounds to nothing is no mistake, so
+    the summary's count of moves that differ is the count of rows that show a loss."""
+
+    def ranked(view: SeatView, *, ms: float | None = None, seed: int = 0) -> list[Hint]:
+        """The first legal move ``behind`` expected points ahead of every other."""
+        return [
+            Hint(m, 0.5, 1.0 if i else 1.0 + behind, 0.0) for i, m in enumerate(view.legal_moves)
+        ]
+
+    monkeypatch.setattr("doublesix.review.hint", ranked)
+    rows = [r for r in review(played_game("kozel", 5), 0, ms=3) if r.choices > 1]
+    assert any(r.best != r.played for r in rows) == differs
+    for r in rows:
+        if r.best != r.played:
+            assert r.loss == pytest.approx(behind) and r.as_dict()["loss"] == 0.02
+        else:
+            assert r.loss == 0 and r.as_dict()["loss"] == 0

@@ -22,6 +22,9 @@ from doublesix.rules.game import Game
 from doublesix.rules.moves import Move, Play, Straighten
 from doublesix.rules.view import seat_view
 
+LOSS_DIGITS = 2
+"""Places a loss is kept to, as a review shows and records it."""
+
 
 @dataclass(frozen=True)
 class Reviewed:
@@ -33,7 +36,8 @@ class Reviewed:
     played: Move
     best: Move
     loss: float
-    """Expected points lost against the best move (0 when they agree or it was forced)."""
+    """Expected points lost against the best move (0 when they agree to ``LOSS_DIGITS``
+    places, or the move was forced)."""
     choices: int
     win_chance: float
     best_win_chance: float
@@ -49,7 +53,7 @@ class Reviewed:
             "seat": self.seat,
             "played": _move_json(self.played),
             "best": _move_json(self.best),
-            "loss": round(self.loss, 2),
+            "loss": round(self.loss, LOSS_DIGITS),
             "choices": self.choices,
             "win_chance": round(self.win_chance, 3),
             "best_win_chance": round(self.best_win_chance, 3),
@@ -96,8 +100,10 @@ def _reviewed(
     best = ranked[0]
     mine = next(h for h in ranked if h.move == move)
     loss = max(0.0, best.expected_points - mine.expected_points)
-    if loss == 0:
-        best = mine  # as good as the best: the review agrees
+    if round(loss, LOSS_DIGITS) == 0:
+        # as good as the best, to the places a review shows: it agrees, so that the moves
+        # counted as differing are the rows that show a loss
+        loss, best = 0.0, mine
     return Reviewed(
         number,
         index,
