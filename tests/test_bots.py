@@ -36,6 +36,7 @@ FAST = {
     "expert-race": 10.0,  # enough deals that its race drops moves
     "ismcts": 3.0,
     "ismcts-fit": 3.0,
+    "ismcts-seen": 3.0,
     "ismcts-style": 3.0,
     "ismcts-style-play": 3.0,
     "pimc": 3.0,
@@ -50,6 +51,7 @@ DECIDING = [
     "ismcts",
     "expert-fit",
     "ismcts-fit",
+    "ismcts-seen",
     "ismcts-style",
     "ismcts-style-play",
     "expert-race",
@@ -72,7 +74,7 @@ def fast_bot(name: str, seed: int) -> object:
 def test_registry_levels_and_measurement_only() -> None:
     assert {"random", "greedy", "medium", "pimc", "expert", "omniscient"} <= set(BOTS)
     candidates = {"ismcts", "expert-fit", "ismcts-fit", "expert-race"}
-    candidates |= {"ismcts-style", "ismcts-style-play"}
+    candidates |= {"ismcts-seen", "ismcts-style", "ismcts-style-play"}
     assert {"omniscient", *candidates} <= MEASUREMENT_BOTS
     assert not {"omniscient", *candidates} & set(table_bots())
     assert table_bots()[:2] == ["random", "greedy"]

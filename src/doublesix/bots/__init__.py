@@ -3,11 +3,11 @@
 Levels a table offers (``table_bots()``): ``random``, ``greedy``, ``medium``,
 ``pimc``, ``expert``. ``omniscient`` (sees every hand), ``expert-2026`` (the
 expert of 2026, frozen as a yardstick) and the candidates for the next
-expert, none yet shown stronger (``ismcts``; ``expert-fit``, ``ismcts-fit``
-and ``ismcts-style``/``ismcts-style-play``, which weigh deals by a fitted
-model of the others, ``fitted``; ``expert-race``, which stops valuing beaten
-moves, ``racing``) are for the arena only
-(``MEASUREMENT_BOTS``); ``make_bot`` makes any of them.
+expert (``ismcts``; ``expert-fit``, ``ismcts-fit``, ``ismcts-seen`` and
+``ismcts-style``/``ismcts-style-play``, which weigh deals by a fitted model of
+the others, ``fitted``; ``expert-race``, which stops valuing beaten moves,
+``racing``) are for the arena only (``MEASUREMENT_BOTS``); ``make_bot`` makes
+any of them. The README's "Strength that grows with time" says where each stands.
 """
 
 from doublesix.bots import expert, fitted, ismcts, medium, omniscient, pimc, racing

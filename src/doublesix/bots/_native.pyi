@@ -18,6 +18,7 @@ class Tree:
         prior: Sequence[float],
         two: bool,
         scorers: Sequence[ScorerRow],
+        seen: bool = False,
     ) -> None: ...
     def deal(
         self,

@@ -16,6 +16,8 @@ changed:
 
 - ``expert-fit``: ``expert``'s weighted determinised search;
 - ``ismcts-fit``: ``ismcts``'s information-set tree search;
+- ``ismcts-seen``: ``ismcts-fit`` with a node after draws for each thing its
+  seat saw of them;
 - ``ismcts-style``: ``ismcts-fit`` with ``StyleModel``, which also asks which
   style of player each seat is (as the logit, heaviest-first, or at random);
   ``ismcts-style-play`` plays each deal's heaviest-first seats as such.
@@ -251,6 +253,19 @@ class IsmctsFitBot(IsmctsBot):
         return ExpertFitBot(self.rng, self.ms_per_move, self.fitted)
 
 
+class IsmctsSeenBot(IsmctsFitBot):
+    """``ismcts-fit`` whose tree keys the node after a step with draws by what its seat saw.
+
+    One node after a play, whatever was drawn, serves deals in which the seat drew
+    different tiles (or the others drew more or fewer), so its later choices there are
+    averaged over hands it would tell apart; keyed by what it saw, they are not, but each
+    node sees fewer deals. Only games with a boneyard differ from ``ismcts-fit``.
+    """
+
+    name = "ismcts-seen"
+    seen = True
+
+
 class IsmctsStyleBot(IsmctsFitBot):
     """``ismcts-fit`` drawing deals by ``StyleModel``: which style of player each seat is.
 
@@ -274,6 +289,11 @@ def _make_expert(rng: random.Random) -> ExpertFitBot:
 @register("ismcts-fit", table=False, ms=100.0)
 def _make_ismcts(rng: random.Random) -> IsmctsFitBot:
     return IsmctsFitBot(rng)
+
+
+@register("ismcts-seen", table=False, ms=100.0)
+def _make_seen(rng: random.Random) -> IsmctsSeenBot:
+    return IsmctsSeenBot(rng)
 
 
 @register("ismcts-style", table=False, ms=100.0)
