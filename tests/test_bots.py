@@ -36,7 +36,6 @@ FAST = {
     "expert-race": 10.0,  # enough deals that its race drops moves
     "ismcts": 3.0,
     "ismcts-fit": 3.0,
-    "ismcts-seen": 3.0,
     "ismcts-style": 3.0,
     "ismcts-style-play": 3.0,
     "pimc": 3.0,
@@ -51,7 +50,6 @@ DECIDING = [
     "ismcts",
     "expert-fit",
     "ismcts-fit",
-    "ismcts-seen",
     "ismcts-style",
     "ismcts-style-play",
     "expert-race",
@@ -74,7 +72,7 @@ def fast_bot(name: str, seed: int) -> object:
 def test_registry_levels_and_measurement_only() -> None:
     assert {"random", "greedy", "medium", "pimc", "expert", "omniscient"} <= set(BOTS)
     candidates = {"ismcts", "expert-fit", "ismcts-fit", "expert-race"}
-    candidates |= {"ismcts-seen", "ismcts-style", "ismcts-style-play"}
+    candidates |= {"ismcts-style", "ismcts-style-play"}
     assert {"omniscient", *candidates} <= MEASUREMENT_BOTS
     assert not {"omniscient", *candidates} & set(table_bots())
     assert table_bots()[:2] == ["random", "greedy"]

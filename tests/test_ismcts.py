@@ -9,7 +9,7 @@ from doublesix.bots.expert import POOL, OpponentModel
 from doublesix.bots.inference import infer
 from doublesix.bots.ismcts import COST, REUSE, UNITS_PER_MS, IsmctsBot, Search, Values
 from doublesix.bots.pimc import root_moves
-from doublesix.bots.tree import Edge, Node, Puct, drew, key, moves, policy_score
+from doublesix.bots.tree import Node, Puct, key, moves, policy_score
 from doublesix.rules.game import Game
 from doublesix.rules.ruleset import preset
 from doublesix.rules.view import SeatView, seat_view
@@ -86,57 +86,6 @@ def test_every_root_move_is_tried_on_every_deal_and_the_tree_grows_below() -> No
                 check(child.edges)
 
     check(edges)
-
-
-def _children(e: Edge) -> dict[int, Node]:
-    """The nodes that follow an edge, by what the searching seat saw of the draws (0: none)."""
-    out = dict(e.after_draws or {})
-    if e.child is not None:
-        out[0] = e.child
-    return out
-
-
-def test_the_seats_own_draws_and_the_count_of_draws_are_its_information() -> None:
-    edge = Edge()
-    assert edge.after(0) is edge.after(0) is edge.child
-    one, other = 1 << _tile(6, 6), 1 << _tile(5, 0)
-    assert edge.after(drew(1, one)) is edge.after(drew(1, one))
-    # other tiles drawn, as many drawn but by another seat, or more drawn: another node each
-    seen = [drew(1, one), drew(1, other), drew(1, 0), drew(2, 0), drew(2, one)]
-    assert len({id(edge.after(s)) for s in seen} | {id(edge.child)}) == 6
-
-
-def test_a_tree_keyed_by_what_its_seat_saw_knows_the_seats_hand_at_each_node() -> None:
-    """Walking the tree, the seat's hand at a node is its hand now, less what it played, plus
-    what it drew (``after_draws``' keys): every play of the seat must be a tile of that hand.
-    The tree that shares one node whatever was drawn holds plays of tiles not drawn there."""
-    view = next(
-        v
-        for seed in range(40)
-        if len((v := _view_after("draw", 2, seed, 2)).legal_moves) > 1 and v.boneyard_count > 10
-    )
-    me = view.seat
-
-    def walk(node: Node, hand: int, counts: list[int]) -> None:
-        for k, e in node.edges.items():
-            seat, t = k >> 8, k >> 2 & 63
-            if seat == me:
-                counts[0] += not hand >> t & 1
-            after = hand & ~(1 << t) if seat == me else hand
-            for seen, child in _children(e).items():
-                counts[1] += seen >> 5 != 0
-                walk(child, after | seen >> 5, counts)
-
-    found = {}
-    for seen in (True, False):
-        search = Search(
-            view, infer(view), random.Random(2), OpponentModel(), 30.0, compiled=False, seen=seen
-        )
-        search.run(30 * UNITS_PER_MS, COST)
-        found[seen] = [0, 0]  # plays of tiles not held there, nodes after the seat drew
-        walk(search.root, sum(1 << t.index for t in view.hand), found[seen])
-    assert found[True][0] == 0 and found[True][1] > 10
-    assert found[False][0] > 0
 
 
 def test_budget_is_counted_in_work() -> None:

@@ -79,26 +79,6 @@ def test_both_cores_grow_the_same_tree(name: str) -> None:
     assert checked >= 4
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_both_cores_grow_the_same_tree_keyed_by_what_the_seat_saw(players: int) -> None:
-    """``ismcts-seen``'s nodes after draws; the key must change the tree, or nothing is shown."""
-    differs = 0
-    for seed in range(3):
-        for view in _views("draw", players, seed)[:2]:
-            k = infer(view)
-            trees = {}
-            for compiled, seen in ((False, True), (True, True), (True, False)):
-                search = Search(
-                    view, k, random.Random(seed), FittedModel(), 30.0, compiled=compiled, seen=seen
-                )
-                search.run(3 * UNITS_PER_MS, COST)
-                trees[compiled, seen] = search
-            assert _root(trees[True, True]) == _root(trees[False, True])
-            assert trees[True, True].work == trees[False, True].work
-            differs += _root(trees[True, True]) != _root(trees[True, False])
-    assert differs > 0
-
-
 def test_both_cores_agree_where_seats_play_their_heaviest_tile() -> None:
     """The ``heavy`` mask (``ismcts-style-play``) and draws from the boneyard, deal by deal."""
     for seed in range(6):

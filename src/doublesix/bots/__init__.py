@@ -1,13 +1,14 @@
 """Bots: each decides from its seat's view only (see ``doublesix.rules.view``).
 
 Levels a table offers (``table_bots()``): ``random``, ``greedy``, ``medium``,
-``pimc``, ``expert``. ``omniscient`` (sees every hand), ``expert-2026`` (the
-expert of 2026, frozen as a yardstick) and the candidates for the next
-expert (``ismcts``; ``expert-fit``, ``ismcts-fit``, ``ismcts-seen`` and
+``pimc``, ``expert`` (an information-set tree search, ``fitted``, ``ismcts``).
+``omniscient`` (sees every hand), ``expert-2026`` (the expert of 2026, a
+determinised search, frozen as a yardstick) and the candidates (``ismcts``;
+``ismcts-fit``, the expert under its earlier name; ``expert-fit`` and
 ``ismcts-style``/``ismcts-style-play``, which weigh deals by a fitted model of
 the others, ``fitted``; ``expert-race``, which stops valuing beaten moves,
 ``racing``) are for the arena only (``MEASUREMENT_BOTS``); ``make_bot`` makes
-any of them. The README's "Strength that grows with time" says where each stands.
+any of them.
 """
 
 from doublesix.bots import expert, fitted, ismcts, medium, omniscient, pimc, racing

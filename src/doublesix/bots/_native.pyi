@@ -18,7 +18,6 @@ class Tree:
         prior: Sequence[float],
         two: bool,
         scorers: Sequence[ScorerRow],
-        seen: bool = False,
     ) -> None: ...
     def deal(
         self,

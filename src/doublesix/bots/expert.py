@@ -1,6 +1,10 @@
-"""``expert``: search over the hidden tiles, with inference beyond voids.
+"""The expert of 2026: weighted determinised search over the hidden tiles.
 
-For each decision the expert
+It was the table's ``expert`` until the tree search of ``fitted`` (on its C
+core) was shown stronger; frozen since as ``expert-2026``, the arena's
+yardstick, it also ranks the hint's moves (``hint``: it estimates each
+move's chance to win the round and its points) and plays the tree search's
+exact endgame. For each decision it
 
 1. reads its view into what each seat may hold (``inference``: voids from
    passes and draws, tiles drawn later kept apart, R16's opening double);
@@ -155,7 +159,7 @@ class MoveStats:
 class ExpertBot:
     """Weighted determinised search with an exact endgame; see the module's text."""
 
-    name = "expert"
+    name = "expert-2026"
 
     def __init__(
         self,
@@ -325,11 +329,6 @@ class ExpertBot:
         return out
 
 
-@register("expert", ms=BUDGET_MS)
-def _make(rng: random.Random) -> ExpertBot:
-    return ExpertBot(rng)
-
-
 @register("expert-2026", table=False, ms=300.0)
 def _make_2026(rng: random.Random) -> ExpertBot:
     """The expert of 2026, frozen: the yardstick that later experts are measured against.
@@ -337,6 +336,4 @@ def _make_2026(rng: random.Random) -> ExpertBot:
     For the arena only (never at a table). A test pins its games move by move,
     so nothing done for ``expert`` may change how it plays.
     """
-    bot = ExpertBot(rng)
-    bot.name = "expert-2026"
-    return bot
+    return ExpertBot(rng)

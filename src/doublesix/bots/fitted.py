@@ -1,26 +1,27 @@
 """Searching bots that weigh deals by a *fitted* model of how the others choose their tiles.
 
-``expert``'s ``OpponentModel`` assumes that the others shed heavy tiles (a
-softmax over pips). ``benchmarks/fit_opponent_model.py`` measured how
-``expert`` really chooses: it plays doubles and keeps tiles of the number it
-leaves open, and a conditional logit on what the chooser saw (pips, a
-double, the hand's tiles that still fit the ends, those of the open number)
-predicts its choices far better than the pips-only model. ``FittedModel``
-is that logit, with ``WEIGHTS`` from the script's fit, mixed with a little
-uniform noise; it reads only the seat's knowledge and the sampled deal, as
-``OpponentModel`` does.
+The expert of 2026's ``OpponentModel`` assumes that the others shed heavy
+tiles (a softmax over pips). ``benchmarks/fit_opponent_model.py`` measured
+how that expert really chooses: it plays doubles and keeps tiles of the
+number it leaves open, and a conditional logit on what the chooser saw
+(pips, a double, the hand's tiles that still fit the ends, those of the open
+number) predicts its choices far better than the pips-only model.
+``FittedModel`` is that logit, with ``WEIGHTS`` from the script's fit, mixed
+with a little uniform noise; it reads only the seat's knowledge and the
+sampled deal, as ``OpponentModel`` does.
 
-The levels here are arena-only candidates (``MEASUREMENT_BOTS``), each the
-same search as the bot it derives from with only the model of the others
-changed:
+Each level here is the same search as the bot it derives from with only the
+model of the others changed:
 
-- ``expert-fit``: ``expert``'s weighted determinised search;
-- ``ismcts-fit``: ``ismcts``'s information-set tree search;
-- ``ismcts-seen``: ``ismcts-fit`` with a node after draws for each thing its
-  seat saw of them;
+- ``expert``, the table's strongest level: ``ismcts``'s information-set tree
+  search (``ismcts-fit``, its name in the arena's runs before it became
+  ``expert``, stays for them);
+- ``expert-fit``: the expert of 2026's weighted determinised search;
 - ``ismcts-style``: ``ismcts-fit`` with ``StyleModel``, which also asks which
   style of player each seat is (as the logit, heaviest-first, or at random);
   ``ismcts-style-play`` plays each deal's heaviest-first seats as such.
+
+All but ``expert`` are for the arena only (``MEASUREMENT_BOTS``).
 """
 
 from __future__ import annotations
@@ -253,19 +254,6 @@ class IsmctsFitBot(IsmctsBot):
         return ExpertFitBot(self.rng, self.ms_per_move, self.fitted)
 
 
-class IsmctsSeenBot(IsmctsFitBot):
-    """``ismcts-fit`` whose tree keys the node after a step with draws by what its seat saw.
-
-    One node after a play, whatever was drawn, serves deals in which the seat drew
-    different tiles (or the others drew more or fewer), so its later choices there are
-    averaged over hands it would tell apart; keyed by what it saw, they are not, but each
-    node sees fewer deals. Only games with a boneyard differ from ``ismcts-fit``.
-    """
-
-    name = "ismcts-seen"
-    seen = True
-
-
 class IsmctsStyleBot(IsmctsFitBot):
     """``ismcts-fit`` drawing deals by ``StyleModel``: which style of player each seat is.
 
@@ -291,9 +279,17 @@ def _make_ismcts(rng: random.Random) -> IsmctsFitBot:
     return IsmctsFitBot(rng)
 
 
-@register("ismcts-seen", table=False, ms=100.0)
-def _make_seen(rng: random.Random) -> IsmctsSeenBot:
-    return IsmctsSeenBot(rng)
+EXPERT_MS = 100.0
+"""``expert``'s budget per move at a table (README: "Default budgets")."""
+
+
+@register("expert", ms=EXPERT_MS)
+def _make_level(rng: random.Random) -> IsmctsFitBot:
+    """The table's strongest level: ``ismcts-fit``, shown stronger than the expert of 2026
+    (README: "Strength that grows with time"), under the level's name."""
+    bot = IsmctsFitBot(rng, EXPERT_MS)
+    bot.name = "expert"
+    return bot
 
 
 @register("ismcts-style", table=False, ms=100.0)

@@ -1,9 +1,12 @@
-"""Hints: every legal move of the seat to move, ranked by the expert's search.
+"""Hints: every legal move of the seat to move, ranked by the expert of 2026's search.
 
 ``hint(view)`` is what the table's hint button and the post-game review
 use: for each move, the estimated chance that the seat's side wins the
 round, the expected points of the round for that side (gained minus
-conceded; penalties count negative), and the search's value.
+conceded; penalties count negative), and the search's value. The
+determinised search of the expert of 2026 (``ExpertBot``) gives all three
+for every move on the same deals; the table's ``expert``, a tree search,
+keeps one value per move only.
 
 The moves are ranked by the expected points, the one figure a player is
 shown (the hint's "about 4.2 points", the review's loss: the best move's

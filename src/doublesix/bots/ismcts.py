@@ -46,7 +46,7 @@ from doublesix.bots.pimc import SAFETY_S, root_moves, stop_of, to_move
 from doublesix.bots.sampler import Sample, Sampler
 from doublesix.bots.search import smart_playout, step
 from doublesix.bots.tables import SUIT
-from doublesix.bots.tree import Edge, Node, Puct, drew, key, moves
+from doublesix.bots.tree import Edge, Node, Puct, key, moves
 from doublesix.rules.moves import Move
 from doublesix.rules.ruleset import DrawRule, Ruleset
 from doublesix.rules.view import SeatView
@@ -147,7 +147,6 @@ class Search:
         c_puct: float = C_PUCT,
         prior_t: float = PRIOR_T,
         compiled: bool = True,
-        seen: bool = False,
     ) -> None:
         rules = view.ruleset
         self.k = k
@@ -161,9 +160,6 @@ class Search:
         self.stop = stop_of(view, k)
         self.me = view.seat
         self.c_puct = c_puct
-        self.seen = seen
-        """After a step with draws, the next node is the one for what this seat saw of them
-        (``tree.drew``), not one node whatever was drawn."""
         self.puct = Puct(prior_t)
         self.root = Node()
         self.returns = Returns()
@@ -183,7 +179,6 @@ class Search:
                 self.puct.prior,
                 self.values.two,
                 self.values.rows(),
-                seen,
             )
 
     def run(self, budget: int, cost: Work) -> dict[int, Edge]:
@@ -240,11 +235,9 @@ class Search:
         path: list[tuple[Edge, int]] = []
         c = self.c_puct * self.returns.scale()
         work = self.work
-        me, seen = self.me, self.seen
         while True:
             path.append((edge, self.side_of[turn]))
             new = edge.visits == 0
-            before, mine = drawn, hands[me]
             left, right, nxt, drawn = step(
                 hands, left, right, turn, t, end, bone, drawn, stop, draw_one, n
             )
@@ -263,8 +256,9 @@ class Search:
                 work.played += 1
                 vals = self.values.of(domino, hands, last)
                 break
-            seen_key = drew(drawn - before, hands[me] & ~mine) if seen and drawn != before else 0
-            node = edge.after(seen_key)
+            if edge.child is None:
+                edge.child = Node()
+            node = edge.child
             turn = nxt
             h = hands[turn]
             legal = moves(h & (SUIT[left] | SUIT[right]), left, right)
@@ -291,8 +285,6 @@ class IsmctsBot:
     name = "ismcts"
     cost = COST
     """Units charged for each kind of work."""
-    seen = False
-    """Whether the tree keys a node after draws by what the seat saw of them (``Search``)."""
 
     def __init__(
         self,
@@ -330,9 +322,7 @@ class IsmctsBot:
             move = expert.choose(view)
             self.work = expert.work
             return move
-        search = Search(
-            view, k, self.rng, self.model, self.bonus, self.c_puct, self.prior_t, seen=self.seen
-        )
+        search = Search(view, k, self.rng, self.model, self.bonus, self.c_puct, self.prior_t)
         edges = search.run(max(1, int(self.ms_per_move * UNITS_PER_MS)), self.cost)
         self.work = search.work
 

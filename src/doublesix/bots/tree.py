@@ -16,34 +16,15 @@ from doublesix.bots.tables import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 
 
 class Edge:
-    """One play from a node: how often chosen and available, and its mover's total value.
+    """One play from a node: how often chosen and available, and its mover's total value."""
 
-    What follows the play is ``child``; a search that keys nodes by what its seat saw of
-    the draws (``Search``'s ``seen``) keeps the nodes that follow a step with draws in
-    ``after_draws``, under ``drew``'s key.
-    """
-
-    __slots__ = ("after_draws", "avail", "child", "total", "visits")
+    __slots__ = ("avail", "child", "total", "visits")
 
     def __init__(self) -> None:
         self.visits = 0
         self.avail = 0
         self.total = 0.0
         self.child: Node | None = None
-        self.after_draws: dict[int, Node] | None = None
-
-    def after(self, seen: int) -> Node:
-        """The node that follows this play when the draws looked like ``seen`` (0: none)."""
-        if not seen:
-            if self.child is None:
-                self.child = Node()
-            return self.child
-        if self.after_draws is None:
-            self.after_draws = {}
-        node = self.after_draws.get(seen)
-        if node is None:
-            node = self.after_draws[seen] = Node()
-        return node
 
 
 class Node:
@@ -67,12 +48,6 @@ class Node:
 def key(seat: int, t: int, end: int) -> int:
     """An edge's key: the seat that plays is part of it, as a pass can hand the turn on."""
     return seat << 8 | t << 2 | end
-
-
-def drew(count: int, mine: int) -> int:
-    """What the searching seat sees of one step's draws: how many tiles were drawn (every
-    seat sees that) and which of them it drew itself (a mask of tiles)."""
-    return mine << 5 | count
 
 
 def moves(playable: int, left: int, right: int) -> list[tuple[int, int]]:

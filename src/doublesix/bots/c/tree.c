@@ -316,8 +316,6 @@ typedef struct {
 
 typedef struct {
     int32_t head, tail;
-    int64_t key;     /* what the searching seat saw of the draws before it (``tree.drew``) */
-    int32_t sibling; /* the next node that follows the same edge, after other draws */
 } Node;
 
 typedef struct {
@@ -329,7 +327,6 @@ typedef struct {
     Rules rules;
     int me, left, right;
     double c_puct;
-    int seen; /* a node after draws is keyed by what the seat saw of them (``Edge.after``) */
     double prior[PRIORS];
     /* ``ismcts.Returns`` */
     long returns_n;
@@ -355,30 +352,7 @@ static int32_t new_node(Tree *tr) {
         return -1;
     tr->nodes[tr->n_nodes].head = -1;
     tr->nodes[tr->n_nodes].tail = -1;
-    tr->nodes[tr->n_nodes].key = 0;
-    tr->nodes[tr->n_nodes].sibling = -1;
     return (int32_t)tr->n_nodes++;
-}
-
-/* ``Edge.after``: the node that follows edge ``e`` when the draws looked like ``key``, made if
- * new (-1: no memory). */
-static int32_t child_of(Tree *tr, int32_t e, int64_t key) {
-    int32_t node = tr->edges[e].child, last = -1;
-    while (node >= 0) {
-        if (tr->nodes[node].key == key)
-            return node;
-        last = node;
-        node = tr->nodes[node].sibling;
-    }
-    node = new_node(tr);
-    if (node < 0)
-        return -1;
-    tr->nodes[node].key = key;
-    if (last >= 0)
-        tr->nodes[last].sibling = node;
-    else
-        tr->edges[e].child = node;
-    return node;
 }
 
 /* ``Node.edge`` without the count: the edge of ``key`` at ``node``, made if new (-1: no
@@ -525,8 +499,6 @@ static int iterate(Tree *tr, State st, int t, int end, uint32_t heavy) {
         path_edge[depth] = e;
         path_side[depth++] = tr->values.side_of[turn];
         int fresh = tr->edges[e].visits == 0;
-        int before = st.drawn;
-        uint32_t mine = st.hands[tr->me];
         int nxt = step(r, &st, turn, t, end);
         if (nxt < 0) {
             tr->tree++;
@@ -540,12 +512,13 @@ static int iterate(Tree *tr, State st, int t, int end, uint32_t heavy) {
             values_of(&tr->values, domino, st.hands, last, vals);
             break;
         }
-        int64_t seen = 0;
-        if (tr->seen && st.drawn != before)
-            seen = (int64_t)(st.hands[tr->me] & ~mine) << 5 | (st.drawn - before);
-        int32_t node = child_of(tr, e, seen);
-        if (node < 0)
-            return -1;
+        int32_t node = tr->edges[e].child;
+        if (node < 0) {
+            node = new_node(tr);
+            if (node < 0)
+                return -1;
+            tr->edges[e].child = node;
+        }
         turn = nxt;
         uint32_t h = st.hands[turn];
         int count = moves(h & (SUIT[st.left] | SUIT[st.right]), st.left, st.right, ts, ends);
@@ -610,18 +583,17 @@ static void Tree_dealloc(Tree *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Tree(n, me, side_of, left, right, stop, draw_one, c_puct, prior, two, scorers, seen=False):
- * the root of a decision's search. ``scorers`` holds one tuple per side valued: (side, kozel,
- * goat, winner_takes, penalties, fish_all, target, eggs, lone00, lone66, scores, bonus). */
+/* Tree(n, me, side_of, left, right, stop, draw_one, c_puct, prior, two, scorers): the root
+ * of a decision's search. ``scorers`` holds one tuple per side valued: (side, kozel, goat,
+ * winner_takes, penalties, fish_all, target, eggs, lone00, lone66, scores, bonus). */
 static int Tree_init(Tree *self, PyObject *args, PyObject *kwds) {
-    int n, me, left, right, stop, draw_one, two, seen = 0;
+    int n, me, left, right, stop, draw_one, two;
     double c_puct;
     PyObject *side_of, *prior, *scorers;
-    static char *kwlist[] = {"n",      "me",    "side_of", "left",    "right", "stop", "draw_one",
-                             "c_puct", "prior", "two",     "scorers", "seen",  NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOiiipdOpO|p", kwlist, &n, &me, &side_of,
-                                     &left, &right, &stop, &draw_one, &c_puct, &prior, &two,
-                                     &scorers, &seen))
+    static char *kwlist[] = {"n",     "me",     "side_of", "left", "right",   "stop",
+                             "draw_one", "c_puct", "prior", "two", "scorers", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOiiipdOpO", kwlist, &n, &me, &side_of, &left,
+                                     &right, &stop, &draw_one, &c_puct, &prior, &two, &scorers))
         return -1;
     if (!tables_set) {
         PyErr_SetString(PyExc_RuntimeError, "tables() first");
@@ -690,7 +662,6 @@ static int Tree_init(Tree *self, PyObject *args, PyObject *kwds) {
     self->left = left;
     self->right = right;
     self->c_puct = c_puct;
-    self->seen = seen;
     self->n_edges = self->n_nodes = 0;
     self->returns_n = 0;
     self->returns_total = self->returns_squares = 0.0;
