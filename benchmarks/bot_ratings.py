@@ -12,10 +12,13 @@ player's rules of thumb — stands at 1500, a new player's rating; the fit's
 standard error of each level is its ``sigma``. The scale of
 ``doublesix.ratings`` is Elo's, so the differences carry over as they are.
 
-Runs of a searching bot below its table budget (``pimc:30``, ``expert:30``)
-are left out: a table's bots think 100 ms a move, and the runs at 100, 300
-and 1000 ms lie within one interval of each other (README, "Default
-budgets"). ``omniscient`` and ``expert-2026`` never sit at a table.
+Runs of a searching bot below its table budget (``pimc:30``) are left out:
+a table's bots think that long a move, and the longer runs lie within one
+interval of the table budget's (README, "Default budgets"). ``omniscient``
+never sits at a table; ``expert-2026``, the table's ``expert`` until the tree
+search took the name, no longer does, but its runs (at its table budget of
+then, 100 ms, or more) still link the levels it played (``LINKS``): it is
+fitted with them, and left out of ``BOT_RATINGS``.
 
     python benchmarks/bot_ratings.py > benchmarks/bot_ratings.log
 """
@@ -27,10 +30,14 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena_table import as_named_now
+
 from doublesix.bots import BUDGETS, table_bots
 
 ARENA = Path(__file__).parent / "arena"
 ANCHOR = ("medium", 1500.0)
+LINKS = {"expert-2026": 100.0}
+"""Levels fitted for the runs that link the table's levels, with their table budget of then."""
 ELO = 400 / math.log(10)
 
 
@@ -66,17 +73,18 @@ def _level(spec: str) -> tuple[str, float | None]:
 
 
 def matches() -> list[Match]:
-    levels = set(table_bots())
+    levels = set(table_bots()) | set(LINKS)
+    table_ms = {**BUDGETS, **LINKS}
     found = []
     for path in sorted(ARENA.glob("*.jsonl")):
         lines = path.read_text(encoding="utf-8").splitlines()
         head = json.loads(lines[0])
-        (a, a_ms), (b, b_ms) = (_level(s) for s in head["bots"])
-        if a not in levels or b not in levels:
-            continue
+        (a, a_ms), (b, b_ms) = (_level(as_named_now(path.stem, s)) for s in head["bots"])
+        if a not in levels or b not in levels or a == b:
+            continue  # a level against itself measures a budget, not a level
         default_ms = head.get("ms_per_move")
         too_quick = any(
-            name in BUDGETS and (own or default_ms or BUDGETS[name]) < BUDGETS[name]
+            name in BUDGETS and (own or default_ms or BUDGETS[name]) < table_ms[name]
             for name, own in ((a, a_ms), (b, b_ms))
         )
         if too_quick:
@@ -140,13 +148,13 @@ def main() -> None:
             f"{m.elo:+.0f} ± {math.sqrt(m.variance):.0f}"
         )
     ratings = fit(found)
-    order = {name: i for i, name in enumerate(table_bots())}
+    order = {name: i for i, name in enumerate([*table_bots(), *LINKS])}
     print(f"\nfit ({ANCHOR[0]} = {ANCHOR[1]:.0f}): level rating ± standard error")
     for name in sorted(ratings, key=lambda n: order[n]):
         mu, se = ratings[name]
         print(f"  {name}: {mu:.0f} ± {se:.0f}")
     print("\nBOT_RATINGS (doublesix/ratings.py; sigma at least 25):")
-    for name in sorted(ratings, key=lambda n: order[n]):
+    for name in sorted(set(ratings) - set(LINKS), key=lambda n: order[n]):
         mu, se = ratings[name]
         print(f'    "{name}": Skill({round(mu)}.0, {max(25, round(se))}.0),')
 

@@ -26,16 +26,15 @@ from doublesix.bots.base import BUDGETS, MEASUREMENT_BOTS, parse_spec
 from doublesix.rules.ruleset import Ruleset
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--min-games", type=int, default=100)
-    parser.add_argument("logs", nargs="*", type=Path)
-    args = parser.parse_args()
-    paths = args.logs or sorted(LOGS.glob("*.jsonl"))
+def runs(paths: list[Path]) -> dict[tuple[str, str], dict[float, dict[int, ArenaResult]]]:
+    """The table levels' runs against ``greedy``: by (level, game), by budget, the deals."""
     groups: dict[tuple[str, str], dict[float, dict[int, ArenaResult]]] = {}
     for path in paths:
         header, deals = played(path)
-        a, b = (parse_spec(str(spec))[0] for spec in header["bots"])  # type: ignore[attr-defined]
+        try:
+            a, b = (parse_spec(str(spec))[0] for spec in header["bots"])  # type: ignore[attr-defined]
+        except ValueError:
+            continue  # a variant that is not on main (its log replays where it is)
         ms, _ = budgets(header)
         table_level = a in BUDGETS and a not in MEASUREMENT_BOTS
         if b != "greedy" or not table_level or ms is None or not deals:
@@ -43,13 +42,17 @@ def main() -> None:
         rules = Ruleset.from_dict(header["ruleset"])  # type: ignore[arg-type]
         game = rules.preset if rules.preset == "kozel" else f"{rules.preset}-{rules.players}"
         groups.setdefault((a, game), {})[ms] = deals
-    print("| level | game | budget | games | win rate vs greedy | 95% interval |")
-    print("|---|---|---|---:|---:|---|")
+    return groups
+
+
+def choose(paths: list[Path], min_games: int = 100) -> tuple[list[str], dict[str, float]]:
+    """The table's rows, and each level's default: the largest of its choices over the games."""
+    lines = []
     choice: dict[str, float] = {}
-    for (level, game), runs in sorted(groups.items()):
-        results = {ms: merged(deals, deals) for ms, deals in sorted(runs.items())}
+    for (level, game), by_ms in sorted(runs(paths).items()):
+        results = {ms: merged(deals, deals) for ms, deals in sorted(by_ms.items())}
         rated = {ms: r for ms, r in results.items() if r is not None}
-        counted = {ms: r for ms, r in rated.items() if r.games >= args.min_games}
+        counted = {ms: r for ms, r in rated.items() if r.games >= min_games}
         if not counted:
             continue
         best = max(counted, key=lambda ms: counted[ms].a_win_rate)
@@ -59,11 +62,23 @@ def main() -> None:
             lo, hi = r.ci95
             mark = " best" if ms == best else "" if ms in counted else " (too few games)"
             mark += " **chosen**" if ms == cheapest else ""
-            print(
+            lines.append(
                 f"| {level} | {game} | {ms:g} ms{mark} | {r.games} | "
                 f"{100 * r.a_win_rate:.1f}% | {100 * lo:.1f}–{100 * hi:.1f}% |"
             )
         choice[level] = max(choice.get(level, 0.0), cheapest)
+    return lines, choice
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--min-games", type=int, default=100)
+    parser.add_argument("logs", nargs="*", type=Path)
+    args = parser.parse_args()
+    lines, choice = choose(args.logs or sorted(LOGS.glob("*.jsonl")), args.min_games)
+    print("| level | game | budget | games | win rate vs greedy | 95% interval |")
+    print("|---|---|---|---:|---:|---|")
+    print("\n".join(lines))
     for level, ms in choice.items():
         print(f"{level}: default {ms:g} ms (in force: {BUDGETS[level]:g} ms)")
 

@@ -2,11 +2,11 @@
 
 Usage (the README's figures)::
 
-    nice -n 19 .venv/bin/python benchmarks/ismcts_arena.py --preset kozel --games 100 \
-        --ms 100 --ismcts-ms 150 --jobs 2 --log benchmarks/arena/kozel-expert-ismcts.jsonl
-    nice -n 19 .venv/bin/python benchmarks/ismcts_arena.py --preset draw --players 2 \
-        --games 100 --ms 100 --ismcts-ms 150 --jobs 2 \
-        --log benchmarks/arena/draw2-expert-ismcts.jsonl
+    nice -n 10 .venv/bin/python benchmarks/ismcts_arena.py --preset kozel --games 100 \
+        --ms 30 --ismcts-ms 55 --jobs 1 --log benchmarks/arena/kozel-expert-ismcts-tree.jsonl
+    nice -n 10 .venv/bin/python benchmarks/ismcts_arena.py --preset draw --players 2 \
+        --games 100 --ms 30 --ismcts-ms 55 --jobs 1 \
+        --log benchmarks/arena/draw2-expert-ismcts-tree.jsonl
 
 The arena (``doublesix.bots.arena``) plays every deal in both seatings and
 gives the win rate with Wilson's interval; ``--log`` keeps each deal and
@@ -23,8 +23,11 @@ constant is 20 points, the final move the most visited. Its number of
 simulations follows its CPU time: after each search the rate of the last
 searches sets how many fit in the budget, so that its mean CPU time per
 decision is its budget (the arena prints both bots' mean). ``expert``
-counts its budget in work calibrated at 300 ms; at 100 ms it takes about
-150 ms a decision (README), so ISMCTS is given 150 ms (``--ismcts-ms``).
+counts its budget in work, calibrated on a faster machine than the one the
+README's runs had: at its 30 ms it took some 55 ms a decision there, so
+ISMCTS was given 55 ms (``--ismcts-ms``). The runs before ``expert`` was the
+tree search (``kozel-expert-ismcts``, ``draw2-expert-ismcts``: the expert of
+2026 at 100 ms against ISMCTS at 150 ms) replay from commit ea01e46's parent.
 """
 
 from __future__ import annotations

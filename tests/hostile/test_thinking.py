@@ -153,5 +153,5 @@ def test_the_pad_follows_the_longest_recent_search() -> None:
     asyncio.run(searched(0.5))
     assert pad.seconds() == pytest.approx(0.5 * Pad.MARGIN)
     assert thinking_module.budget_seconds("expert") == pytest.approx(BUDGETS["expert"] / 1000)
-    assert thinking_module.budget_seconds("expert") == pytest.approx(0.1)  # bots' default
+    assert thinking_module.budget_seconds("expert") == pytest.approx(0.03)  # its default
     assert thinking_module.budget_seconds("greedy") == 0

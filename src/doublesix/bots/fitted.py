@@ -279,7 +279,7 @@ def _make_ismcts(rng: random.Random) -> IsmctsFitBot:
     return IsmctsFitBot(rng)
 
 
-EXPERT_MS = 100.0
+EXPERT_MS = 30.0
 """``expert``'s budget per move at a table (README: "Default budgets")."""
 
 

@@ -1,0 +1,37 @@
+"""The arena's tools read each log's bots under their present names, and the table's default
+budgets are what ``benchmarks/choose_budgets.py`` chooses from the logs."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import BENCHMARKS, benchmark_script
+from doublesix.bots import BUDGETS
+
+ARENA = BENCHMARKS / "arena"
+
+
+def _levels(specs: list[str]) -> set[str]:
+    return {spec.partition(":")[0] for spec in specs}
+
+
+def test_the_renamed_bots_are_read_under_their_present_names() -> None:
+    table = benchmark_script("arena_table")
+    for old, new, logs in table.RENAMED:
+        for stem in logs:
+            path = ARENA / f"{stem}.jsonl"
+            assert old in _levels(json.loads(path.read_text().splitlines()[0])["bots"]), stem
+            header, deals = table.played(path)
+            assert new in _levels(header["bots"]) and old not in _levels(header["bots"]), stem
+            assert deals and all(new in _levels(d.bots) for d in deals.values()), stem
+    assert table.as_named_now("kozel-expert-pimc", "expert") == "expert-2026"
+    assert table.as_named_now("kozel-expert-pimc", "pimc") == "pimc"
+    assert table.as_named_now("kozel-ismctsfit100-greedy-native", "ismcts-fit:100") == "expert:100"
+    assert table.as_named_now("kozel-expert30-greedy-tree", "expert:30") == "expert:30"
+
+
+def test_the_default_budgets_are_the_choice_of_the_arena_logs() -> None:
+    module = benchmark_script("choose_budgets")
+    _, choice = module.choose(sorted(ARENA.glob("*.jsonl")))
+    assert choice == {level: BUDGETS[level] for level in choice}
+    assert {"expert", "pimc"} <= set(choice)
