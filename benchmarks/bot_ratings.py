@@ -25,12 +25,11 @@ fitted with them, and left out of ``BOT_RATINGS``.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena_table import as_named_now
+from arena_table import played
 
 from doublesix.bots import BUDGETS, table_bots
 
@@ -77,9 +76,8 @@ def matches() -> list[Match]:
     table_ms = {**BUDGETS, **LINKS}
     found = []
     for path in sorted(ARENA.glob("*.jsonl")):
-        lines = path.read_text(encoding="utf-8").splitlines()
-        head = json.loads(lines[0])
-        (a, a_ms), (b, b_ms) = (_level(as_named_now(path.stem, s)) for s in head["bots"])
+        head, deals = played(path)
+        (a, a_ms), (b, b_ms) = (_level(str(s)) for s in head["bots"])  # type: ignore[attr-defined]
         if a not in levels or b not in levels or a == b:
             continue  # a level against itself measures a budget, not a level
         default_ms = head.get("ms_per_move")
@@ -89,12 +87,9 @@ def matches() -> list[Match]:
         )
         if too_quick:
             continue
-        games = score = 0.0
-        for line in lines[1:]:
-            result = json.loads(line)["result"]
-            games += result["games"]
-            score += result["a_wins"] + result["draws"] / 2
-        found.append(Match(path.stem, a, b, int(games), score))
+        games = sum(d.games for d in deals.values())
+        score = sum(d.a_wins + d.draws / 2 for d in deals.values())
+        found.append(Match(path.stem, a, b, games, score))
     return found
 
 
