@@ -28,7 +28,8 @@ def _free_port() -> int:
         return port
 
 
-def _serve(db: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
+def _serve(db: Path, port: int, log: Path, seed: int | None = None) -> subprocess.Popen[bytes]:
+    """``doublesix serve`` in a process of its own; ``seed`` fixes its deals."""
     out = log.open("ab")
     proc = subprocess.Popen(
         [
@@ -50,6 +51,7 @@ def _serve(db: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
             "1",
             "--log-level",
             "warning",
+            *([] if seed is None else ["--seed", str(seed)]),
         ],
         stdout=out,
         stderr=subprocess.STDOUT,
