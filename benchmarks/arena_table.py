@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from doublesix.bots.arena import ArenaResult
-from doublesix.bots.base import budget_of, parse_spec
+from doublesix.bots.base import BOTS, budget_of, parse_spec
 from doublesix.rules.ruleset import Ruleset
 
 LOGS = Path(__file__).resolve().parent / "arena"
@@ -79,6 +79,19 @@ def as_named_now(log: str, spec: str) -> str:
         if name == old and log in logs:
             return f"{new}{colon}{ms}"
     return spec
+
+
+def bots_of(header: dict[str, object]) -> list[str]:
+    """A log header's two bots, as ``level`` or ``level:ms``."""
+    bots = header["bots"]
+    assert isinstance(bots, list), bots
+    return [str(spec) for spec in bots]
+
+
+def on_main(header: dict[str, object]) -> bool:
+    """Whether a log's bots are all on main: a variant's log (``benchmarks/tried``) is read
+    where its patch is applied."""
+    return all(spec.partition(":")[0] in BOTS for spec in bots_of(header))
 
 
 def played(path: Path) -> tuple[dict[str, object], dict[int, ArenaResult]]:
@@ -140,7 +153,7 @@ def budgets(header: dict[str, object]) -> tuple[float | None, float | None]:
     """The budget per move each side played with (None: a bot that does not search)."""
     ms = header["ms_per_move"]
     default = float(ms) if isinstance(ms, int | float) else None
-    a, b = (budget_of(str(spec), default) for spec in header["bots"])  # type: ignore[attr-defined]
+    a, b = (budget_of(spec, default) for spec in bots_of(header))
     return a, b
 
 
@@ -156,7 +169,7 @@ def budget_label(header: dict[str, object]) -> str:
 def match(header: dict[str, object]) -> str:
     """What a run's header says but the budgets: runs of a match at several budgets share it."""
     rest = {k: v for k, v in header.items() if k not in ("ms_per_move", "bots")}
-    rest["levels"] = [parse_spec(str(spec))[0] for spec in header["bots"]]  # type: ignore[attr-defined]
+    rest["levels"] = [parse_spec(spec)[0] for spec in bots_of(header)]
     return json.dumps(rest, sort_keys=True)
 
 
@@ -188,7 +201,7 @@ def order(log: tuple[dict[str, object], dict[int, ArenaResult]]) -> tuple[str, f
 
 def main() -> None:
     paths = [Path(p) for p in sys.argv[1:]] or sorted(LOGS.glob("*.jsonl"))
-    logs = sorted((played(path) for path in paths), key=order)
+    logs = sorted((log for log in map(played, paths) if on_main(log[0])), key=order)
     print(HEAD)
     for header, deals in logs:
         result = merged(deals, deals)

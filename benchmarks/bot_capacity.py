@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from arena_table import LOGS, budgets, merged, played
+from arena_table import LOGS, bots_of, budgets, merged, on_main, played
 
 from doublesix.bots import make_bot
 from doublesix.bots.arena import play_game
@@ -119,6 +119,8 @@ def from_logs(paths: list[Path]) -> None:
     rows = []
     for path in paths:
         header, deals = played(path)
+        if not on_main(header):
+            continue
         result = merged(deals, deals)
         ms, _ = budgets(header)
         if result is None or ms is None:
@@ -126,7 +128,7 @@ def from_logs(paths: list[Path]) -> None:
         rules = Ruleset.from_dict(header["ruleset"])  # type: ignore[arg-type]
         game = rules.preset if rules.preset == "kozel" else f"{rules.preset}-{rules.players}"
         t = result.timing[0]
-        spec = str(header["bots"][0])  # type: ignore[index]
+        spec = bots_of(header)[0]
         line = _line(spec, ms, game, t.moves, t.total, t.choice_total, t.choices)
         rows.append(((parse_spec(spec)[0], ms, game), f"{line} {path.stem} |"))
     print(HEAD.replace("core-second |", "core-second | log |").replace(":|\n", ":|\n") + "---|")

@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena_table import played
+from arena_table import bots_of, budgets, played
 
 from doublesix.bots import BUDGETS, table_bots
 
@@ -66,24 +66,18 @@ class Match:
         return (ELO * se_p / (p * (1 - p))) ** 2
 
 
-def _level(spec: str) -> tuple[str, float | None]:
-    name, _, ms = spec.partition(":")
-    return name, float(ms) if ms else None
-
-
 def matches() -> list[Match]:
     levels = set(table_bots()) | set(LINKS)
     table_ms = {**BUDGETS, **LINKS}
     found = []
     for path in sorted(ARENA.glob("*.jsonl")):
         head, deals = played(path)
-        (a, a_ms), (b, b_ms) = (_level(str(s)) for s in head["bots"])  # type: ignore[attr-defined]
+        a, b = (spec.partition(":")[0] for spec in bots_of(head))
         if a not in levels or b not in levels or a == b:
             continue  # a level against itself measures a budget, not a level
-        default_ms = head.get("ms_per_move")
         too_quick = any(
-            name in BUDGETS and (own or default_ms or BUDGETS[name]) < table_ms[name]
-            for name, own in ((a, a_ms), (b, b_ms))
+            ms is not None and ms < table_ms[name]
+            for name, ms in zip((a, b), budgets(head), strict=True)
         )
         if too_quick:
             continue

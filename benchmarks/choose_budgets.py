@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from arena_table import LOGS, budgets, merged, played
+from arena_table import LOGS, bots_of, budgets, merged, on_main, played
 
 from doublesix.bots.arena import ArenaResult
 from doublesix.bots.base import BUDGETS, MEASUREMENT_BOTS, parse_spec
@@ -31,10 +31,9 @@ def runs(paths: list[Path]) -> dict[tuple[str, str], dict[float, dict[int, Arena
     groups: dict[tuple[str, str], dict[float, dict[int, ArenaResult]]] = {}
     for path in paths:
         header, deals = played(path)
-        try:
-            a, b = (parse_spec(str(spec))[0] for spec in header["bots"])  # type: ignore[attr-defined]
-        except ValueError:
-            continue  # a variant that is not on main (its log replays where it is)
+        if not on_main(header):
+            continue
+        a, b = (parse_spec(spec)[0] for spec in bots_of(header))
         ms, _ = budgets(header)
         table_level = a in BUDGETS and a not in MEASUREMENT_BOTS
         if b != "greedy" or not table_level or ms is None or not deals:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import BENCHMARKS, benchmark_script
 from doublesix.bots import BUDGETS
 
@@ -35,3 +37,20 @@ def test_the_default_budgets_are_the_choice_of_the_arena_logs() -> None:
     _, choice = module.choose(sorted(ARENA.glob("*.jsonl")))
     assert choice == {level: BUDGETS[level] for level in choice}
     assert {"expert", "pimc"} <= set(choice)
+
+
+def test_the_table_reads_every_log_and_leaves_out_the_variants_not_on_main(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = benchmark_script("arena_table")
+    variants = [
+        path for path in sorted(ARENA.glob("*.jsonl")) if not table.on_main(table.played(path)[0])
+    ]
+    assert variants  # the tried variants' logs (benchmarks/tried)
+    monkeypatch.setattr("sys.argv", ["arena_table.py"])
+    table.main()
+    printed = capsys.readouterr().out
+    assert printed.startswith(table.HEAD)
+    for path in variants:
+        a, b = table.bots_of(table.played(path)[0])
+        assert f" {a} vs {b} " not in printed, path.stem
