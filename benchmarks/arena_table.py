@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from doublesix.bots.arena import ArenaResult
-from doublesix.bots.base import BOTS, budget_of, parse_spec
+from doublesix.bots.base import BOTS, budget_of
 from doublesix.rules.ruleset import Ruleset
 
 LOGS = Path(__file__).resolve().parent / "arena"
@@ -88,10 +88,16 @@ def bots_of(header: dict[str, object]) -> list[str]:
     return [str(spec) for spec in bots]
 
 
+def levels(header: dict[str, object]) -> list[str]:
+    """A log header's two bots without their budgets (a variant's name too, unlike
+    ``parse_spec``, which knows only the bots registered here)."""
+    return [spec.partition(":")[0] for spec in bots_of(header)]
+
+
 def on_main(header: dict[str, object]) -> bool:
     """Whether a log's bots are all on main: a variant's log (``benchmarks/tried``) is read
     where its patch is applied."""
-    return all(spec.partition(":")[0] in BOTS for spec in bots_of(header))
+    return all(level in BOTS for level in levels(header))
 
 
 def played(path: Path) -> tuple[dict[str, object], dict[int, ArenaResult]]:
@@ -169,7 +175,7 @@ def budget_label(header: dict[str, object]) -> str:
 def match(header: dict[str, object]) -> str:
     """What a run's header says but the budgets: runs of a match at several budgets share it."""
     rest = {k: v for k, v in header.items() if k not in ("ms_per_move", "bots")}
-    rest["levels"] = [parse_spec(spec)[0] for spec in bots_of(header)]
+    rest["levels"] = levels(header)
     return json.dumps(rest, sort_keys=True)
 
 

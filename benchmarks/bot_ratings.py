@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena_table import bots_of, budgets, played
+from arena_table import budgets, levels, played
 
 from doublesix.bots import BUDGETS, table_bots
 
@@ -67,13 +67,13 @@ class Match:
 
 
 def matches() -> list[Match]:
-    levels = set(table_bots()) | set(LINKS)
+    rated = set(table_bots()) | set(LINKS)
     table_ms = {**BUDGETS, **LINKS}
     found = []
     for path in sorted(ARENA.glob("*.jsonl")):
         head, deals = played(path)
-        a, b = (spec.partition(":")[0] for spec in bots_of(head))
-        if a not in levels or b not in levels or a == b:
+        a, b = levels(head)
+        if a not in rated or b not in rated or a == b:
             continue  # a level against itself measures a budget, not a level
         too_quick = any(
             ms is not None and ms < table_ms[name]

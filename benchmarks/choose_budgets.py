@@ -19,10 +19,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from arena_table import LOGS, bots_of, budgets, merged, on_main, played
+from arena_table import LOGS, budgets, levels, merged, on_main, played
 
 from doublesix.bots.arena import ArenaResult
-from doublesix.bots.base import BUDGETS, MEASUREMENT_BOTS, parse_spec
+from doublesix.bots.base import BUDGETS, MEASUREMENT_BOTS
 from doublesix.rules.ruleset import Ruleset
 
 
@@ -33,7 +33,7 @@ def runs(paths: list[Path]) -> dict[tuple[str, str], dict[float, dict[int, Arena
         header, deals = played(path)
         if not on_main(header):
             continue
-        a, b = (parse_spec(spec)[0] for spec in bots_of(header))
+        a, b = levels(header)
         ms, _ = budgets(header)
         table_level = a in BUDGETS and a not in MEASUREMENT_BOTS
         if b != "greedy" or not table_level or ms is None or not deals:
