@@ -19,6 +19,7 @@ CORE = [
     "src/doublesix/bots/tree.py",
     "src/doublesix/bots/ismcts.py",
     "src/doublesix/bots/fitted.py",
+    "src/doublesix/bots/choice_net.py",
 ]
 """The modules where a search spends its time (``benchmarks/profile_bot.py``)."""
 

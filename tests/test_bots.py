@@ -38,6 +38,7 @@ FAST = {
     "ismcts-fit": 3.0,
     "ismcts-style": 3.0,
     "ismcts-style-play": 3.0,
+    "ismcts-net": 3.0,
     "pimc": 3.0,
     "omniscient": 3.0,
 }
@@ -52,6 +53,7 @@ DECIDING = [
     "ismcts-fit",
     "ismcts-style",
     "ismcts-style-play",
+    "ismcts-net",
     "expert-race",
 ]
 """The levels that think about the hidden hands: each is tested for honesty and determinism."""
@@ -72,7 +74,7 @@ def fast_bot(name: str, seed: int) -> object:
 def test_registry_levels_and_measurement_only() -> None:
     assert {"random", "greedy", "medium", "pimc", "expert", "omniscient"} <= set(BOTS)
     candidates = {"ismcts", "expert-fit", "ismcts-fit", "expert-race"}
-    candidates |= {"ismcts-style", "ismcts-style-play"}
+    candidates |= {"ismcts-style", "ismcts-style-play", "ismcts-net"}
     assert {"omniscient", *candidates} <= MEASUREMENT_BOTS
     assert not {"omniscient", *candidates} & set(table_bots())
     assert table_bots()[:2] == ["random", "greedy"]

@@ -6,12 +6,13 @@ Levels a table offers (``table_bots()``): ``random``, ``greedy``, ``medium``,
 determinised search, frozen as a yardstick) and the candidates (``ismcts``;
 ``ismcts-fit``, the expert under its earlier name; ``expert-fit`` and
 ``ismcts-style``/``ismcts-style-play``, which weigh deals by a fitted model of
-the others, ``fitted``; ``expert-race``, which stops valuing beaten moves,
+the others, ``fitted``; ``ismcts-net``, which weighs them by a network's model
+of the others, ``choice_net``; ``expert-race``, which stops valuing beaten moves,
 ``racing``) are for the arena only (``MEASUREMENT_BOTS``); ``make_bot`` makes
 any of them.
 """
 
-from doublesix.bots import expert, fitted, ismcts, medium, omniscient, pimc, racing
+from doublesix.bots import choice_net, expert, fitted, ismcts, medium, omniscient, pimc, racing
 from doublesix.bots.base import BOTS, BUDGETS, MEASUREMENT_BOTS, Bot, make_bot, table_bots
 from doublesix.bots.hint import Hint, hint
 from doublesix.bots.simple import GreedyBot, RandomBot
@@ -24,6 +25,7 @@ __all__ = [
     "GreedyBot",
     "Hint",
     "RandomBot",
+    "choice_net",
     "expert",
     "fitted",
     "hint",

@@ -48,5 +48,7 @@ class Seen:
         w_kept: float,
         w_open: float,
         noise: float,
+        public: Sequence[tuple[int, int, int, int]] | None = None,
+        net: tuple[Sequence[float], Sequence[float], Sequence[float]] | None = None,
     ) -> None: ...
     def log_likelihood(self, hands: Sequence[int], groups: Sequence[Sequence[int]]) -> float: ...

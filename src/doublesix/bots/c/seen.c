@@ -17,6 +17,17 @@ typedef struct {
     int index, group;
 } Draw;
 
+#define NET_IN 14
+#define NET_HIDDEN 16
+
+/* What everyone saw when a decision was made (``choice_net.Public``): the tiles on the line,
+ * the numbers the chooser's next seat and its partner were known to lack (pip masks), and
+ * the tiles left in the boneyard. */
+typedef struct {
+    uint32_t played;
+    int next_void, partner_void, boneyard;
+} Public;
+
 typedef struct {
     PyObject_HEAD
     int players, count;
@@ -25,24 +36,74 @@ typedef struct {
     Draw *drawn_by[MAX_SEATS];
     double base[28];
     double w_kept, w_open, noise;
+    /* ``choice_net.NetModel``: with ``net``, each choice is scored by the network. */
+    int net;
+    Public *public;
+    double w1[NET_IN * NET_HIDDEN], b1[NET_HIDDEN], w2[NET_HIDDEN];
 } Seen;
 
 static void Seen_dealloc(Seen *self) {
     PyMem_Free(self->decisions);
+    PyMem_Free(self->public);
     for (int s = 0; s < MAX_SEATS; s++)
         PyMem_Free(self->drawn_by[s]);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Seen(players, decisions, drawn_by, base, w_kept, w_open, noise): ``decisions`` as (seat,
- * index, tile, left, right), ``drawn_by`` per seat as (index, group), oldest first. */
+/* The network's weights and each decision's public state (-1 with an exception set). */
+static int read_net(Seen *self, PyObject *net, PyObject *public) {
+    PyObject *w1, *b1, *w2;
+    if (!PyArg_ParseTuple(net, "OOO", &w1, &b1, &w2) ||
+        read_floats(w1, self->w1, NET_IN * NET_HIDDEN, "w1") ||
+        read_floats(b1, self->b1, NET_HIDDEN, "b1") || read_floats(w2, self->w2, NET_HIDDEN, "w2"))
+        return -1;
+    PyObject *fast = PySequence_Fast(public, "public");
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != self->count) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "public: one row per decision");
+        return -1;
+    }
+    PyMem_Free(self->public);
+    self->public = PyMem_Calloc((size_t)self->count + 1, sizeof(Public));
+    if (self->public == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    long row[4];
+    for (int i = 0; i < self->count; i++) {
+        if (read_ints(PySequence_Fast_GET_ITEM(fast, i), row, 4, "public")) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (row[0] < 0 || row[0] >= 1L << 28 || row[1] < 0 || row[1] > 127 || row[2] < 0 ||
+            row[2] > 127 || row[3] < 0 || row[3] > 28) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "public: played, voids or boneyard out of range");
+            return -1;
+        }
+        self->public[i].played = (uint32_t)row[0];
+        self->public[i].next_void = (int)row[1];
+        self->public[i].partner_void = (int)row[2];
+        self->public[i].boneyard = (int)row[3];
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* Seen(players, decisions, drawn_by, base, w_kept, w_open, noise, public=None, net=None):
+ * ``decisions`` as (seat, index, tile, left, right), ``drawn_by`` per seat as (index, group),
+ * oldest first; with ``net`` (w1 row by row, b1, w2), ``public`` holds each decision's
+ * (played, next_void, partner_void, boneyard) and the network scores the choices. */
 static int Seen_init(Seen *self, PyObject *args, PyObject *kwds) {
-    PyObject *decisions, *drawn_by, *base;
-    static char *kwlist[] = {"players", "decisions", "drawn_by", "base",
-                             "w_kept",  "w_open",    "noise",    NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOOddd", kwlist, &self->players, &decisions,
-                                     &drawn_by, &base, &self->w_kept, &self->w_open,
-                                     &self->noise))
+    PyObject *decisions, *drawn_by, *base, *public = Py_None, *net = Py_None;
+    static char *kwlist[] = {"players", "decisions", "drawn_by", "base", "w_kept",
+                             "w_open",  "noise",     "public",   "net",  NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOOddd|OO", kwlist, &self->players,
+                                     &decisions, &drawn_by, &base, &self->w_kept, &self->w_open,
+                                     &self->noise, &public, &net))
         return -1;
     if (!tables_set) {
         PyErr_SetString(PyExc_RuntimeError, "tables() first");
@@ -85,6 +146,12 @@ static int Seen_init(Seen *self, PyObject *args, PyObject *kwds) {
         }
     }
     Py_DECREF(fast);
+    self->net = 0;
+    if (net != Py_None) {
+        if (read_net(self, net, public))
+            return -1;
+        self->net = 1;
+    }
     fast = PySequence_Fast(drawn_by, "drawn_by");
     if (fast == NULL)
         return -1;
@@ -166,6 +233,78 @@ static double log_p(const Seen *self, const Decision *d, uint32_t hand, uint32_t
     return log(self->noise / count + (1.0 - self->noise) * p);
 }
 
+/* ``choice_net.NetModel.log_p``: the network's log chance of ``d``'s tile from ``hand``. */
+static double log_p_net(const Seen *self, const Decision *d, const Public *pub, uint32_t hand,
+                        uint32_t playable) {
+    double scores[28], x[NET_IN];
+    int tiles[28], count = 0, i, j;
+    uint32_t unseen = ((1u << 28) - 1) & ~hand & ~pub->played;
+    double size = (double)popcount(hand), doubles = (double)popcount(hand & DOUBLES);
+    uint32_t q = playable;
+    while (q) {
+        uint32_t low = q & -q;
+        int t = low_bit(q), options[2][2], n_options = 0, best = -1, best_kept = -1;
+        q ^= low;
+        uint32_t rest = hand ^ low;
+        if (d->left < 0) {
+            options[0][0] = HIGH[t];
+            options[0][1] = LOW[t];
+            n_options = 1;
+        } else {
+            if (SUIT[d->left] & low) {
+                options[n_options][0] = OTHER[t][d->left];
+                options[n_options++][1] = d->right;
+            }
+            if (SUIT[d->right] & low) {
+                options[n_options][0] = OTHER[t][d->right];
+                options[n_options++][1] = d->left;
+            }
+        }
+        for (i = 0; i < n_options; i++) {
+            int k = popcount(rest & (SUIT[options[i][0]] | SUIT[options[i][1]]));
+            if (k > best_kept) {
+                best_kept = k;
+                best = i;
+            }
+        }
+        int fresh = options[best][0], other_end = options[best][1];
+        x[0] = VALUE[t] / 6.0;
+        x[1] = DOUBLES & low ? 1.0 : 0.0;
+        x[2] = best_kept / 7.0;
+        x[3] = popcount(rest & SUIT[fresh]) / 7.0;
+        x[4] = popcount(unseen & SUIT[fresh]) / 7.0;
+        x[5] = popcount(unseen & SUIT[other_end]) / 7.0;
+        x[6] = pub->next_void >> fresh & 1 && pub->next_void >> other_end & 1 ? 1.0 : 0.0;
+        x[7] = pub->next_void >> fresh & 1 ? 1.0 : 0.0;
+        x[8] = pub->partner_void >> fresh & 1 ? 1.0 : 0.0;
+        x[9] = size / 7.0;
+        x[10] = VALUE[t] / 6.0 * size / 7.0;
+        x[11] = doubles / 7.0;
+        x[12] = popcount(rest & (SUIT[LOW[t]] | SUIT[HIGH[t]])) / 7.0;
+        x[13] = pub->boneyard / 14.0;
+        double score = 0.0;
+        for (j = 0; j < NET_HIDDEN; j++) {
+            double a = self->b1[j];
+            for (i = 0; i < NET_IN; i++)
+                a += x[i] * self->w1[i * NET_HIDDEN + j];
+            score += tanh(a) * self->w2[j];
+        }
+        tiles[count] = t;
+        scores[count++] = score;
+    }
+    double top = scores[0], z = 0.0, chosen = 0.0;
+    for (i = 1; i < count; i++)
+        if (scores[i] > top)
+            top = scores[i];
+    for (i = 0; i < count; i++) {
+        z += exp(scores[i] - top);
+        if (tiles[i] == d->tile)
+            chosen = scores[i];
+    }
+    double p = exp(chosen - top) / z;
+    return log(self->noise / count + (1.0 - self->noise) * p);
+}
+
 /* log_likelihood(hands, groups): the deal's log weight (``FittedModel.log_likelihood``). */
 static PyObject *Seen_log_likelihood(Seen *self, PyObject *args) {
     PyObject *hands_seq, *groups;
@@ -198,7 +337,8 @@ static PyObject *Seen_log_likelihood(Seen *self, PyObject *args) {
         uint32_t hand = ((uint32_t)hands[s] & ~drawn_after[s]) | later[s];
         uint32_t playable = d->left < 0 ? hand : hand & (SUIT[d->left] | SUIT[d->right]);
         if (playable & (playable - 1))
-            total += log_p(self, d, hand, playable);
+            total += self->net ? log_p_net(self, d, &self->public[i], hand, playable)
+                               : log_p(self, d, hand, playable);
     }
     return PyFloat_FromDouble(total);
 }

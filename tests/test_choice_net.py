@@ -1,0 +1,157 @@
+"""``choice_net``: the network's model of the others' choices, in both cores, read honestly."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from doublesix.bots import make_bot
+from doublesix.bots.choice_net import FEATURES, HIDDEN, Net, NetModel, features, public_rows
+from doublesix.bots.inference import infer
+from doublesix.bots.sampler import Sampler
+from doublesix.rules.deal import Deal, RecordedDealer
+from doublesix.rules.game import Game
+from doublesix.rules.moves import Move, Play
+from doublesix.rules.ruleset import preset
+from doublesix.rules.view import SeatView, seat_view
+from doublesix.tiles import HIGH, LOW
+
+
+def _net(seed: int) -> Net:
+    rng = random.Random(seed)
+    return (
+        [rng.gauss(0, 0.5) for _ in range(FEATURES * HIDDEN)],
+        [rng.gauss(0, 0.5) for _ in range(HIDDEN)],
+        [rng.gauss(0, 1.0) for _ in range(HIDDEN)],
+    )
+
+
+def _game(name: str, players: int, seed: int) -> tuple[list[SeatView], dict[int, SeatView]]:
+    """Views of one round of random play: some later views of every seat, and each play's
+    chooser's own view just before it (by event index)."""
+    game = Game(preset(name, players), seed=seed)
+    rng = random.Random(seed)
+    later: list[SeatView] = []
+    before: dict[int, SeatView] = {}
+    while game.turn is not None:
+        seat = game.turn
+        legal = game.legal_moves()
+        view = seat_view(game, seat)
+        before[len(view.events)] = view
+        if len(legal) > 1 and rng.random() < 0.3:
+            later.extend(seat_view(game, s) for s in range(players) if s != seat)
+        game.play(rng.choice(legal))
+    return later, before
+
+
+KINDS = [("kozel", 4), ("draw", 2), ("draw", 3), ("block", 4)]
+
+
+@pytest.mark.parametrize(("name", "players"), KINDS)
+def test_what_everyone_saw_is_what_the_chooser_saw(name: str, players: int) -> None:
+    """A play's public row, read from a later view of another seat, is what the chooser's own
+    view showed then: the line, its next seat's and partner's known voids, the boneyard."""
+    checked = 0
+    for seed in range(8):
+        later, before = _game(name, players, seed)
+        for view in later:
+            for i, row in public_rows(view).items():
+                if i not in before:  # a play made for its holder (R16, R18)
+                    continue
+                chooser = before[i]
+                k = infer(chooser)
+                s, n = chooser.seat, players
+                played = 0
+                for a, b in chooser.line:
+                    played |= 1 << next(t for t in range(28) if {LOW[t], HIGH[t]} == {a, b})
+                partner = k.void((s + 2) % n) if n == 4 else 0
+                assert isinstance(view.events[i], Play)
+                assert row == (played, k.void((s + 1) % n), partner, chooser.boneyard_count)
+                checked += 1
+    assert checked > 50
+
+
+def test_features_read_the_chooser_s_hand_and_the_table() -> None:
+    # hand 6-6 (27) and 6-5 (26) and 0-0 (0); ends 6 and 1; the next seat lacks 5
+    hand = 1 << 27 | 1 << 26 | 1 << 0
+    rows = dict(features(hand, hand & ~1, 6, 1, (0, 1 << 5, 0, 0)))
+    double, five = rows[27], rows[26]
+    assert double[1] == 1.0 and five[1] == 0.0
+    assert five[7] == 1.0 and double[7] == 0.0  # 6-5 opens 5, which the next seat lacks
+    assert double[2] == 1 / 7  # after 6-6 the 6-5 still fits the 6
+    assert five[9] == 3 / 7
+
+
+@pytest.mark.parametrize(("name", "players"), KINDS)
+def test_both_cores_weigh_every_deal_alike(name: str, players: int) -> None:
+    kind = f"{name}-{players}"
+    model = NetModel({kind: _net(players)})
+    weighed = 0
+    for seed in range(8):
+        later, _ = _game(name, players, seed)
+        for view in later[::2]:
+            model.prepare(view)
+            k = infer(view)
+            sampler = Sampler(k, random.Random(seed))
+            for _ in range(40):
+                s = sampler.sample()
+                assert model.log_likelihood(k, s) == model.mirrored(k, s)
+                weighed += len(k.decisions)
+    assert weighed > 300
+
+
+def test_a_kind_without_a_network_is_weighed_by_the_logit() -> None:
+    later, _ = _game("kozel", 4, 1)
+    view = later[-1]
+    model = NetModel({"draw-2": _net(1)})
+    model.prepare(view)
+    assert model.net is None
+    k = infer(view)
+    s = Sampler(k, random.Random(1)).sample()
+    assert model.log_likelihood(k, s) == NetModel({}).mirrored(k, s)
+
+
+class _Fixed:
+    def __init__(self, deal: Deal) -> None:
+        self.inner = RecordedDealer([deal], [])
+
+    def deal(self) -> Deal:
+        return self.inner.deal()
+
+    def lead_draw(self, seat: int, taken: int) -> int:
+        return self.inner.lead_draw(seat, taken)
+
+
+def test_ismcts_net_decides_from_the_view_only() -> None:
+    """Mid-round in Kozel, the hidden hands dealt again as the public events allow: the same
+    move, with plays of the others seen and weighed by the network."""
+    rules = preset("kozel", 4)
+    checked = differed = 0
+    for seed in range(40):
+        game = Game(rules, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(6, 14)):
+            if game.round.ending is not None:
+                break
+            game.play(rng.choice(game.legal_moves()))
+        if game.round.ending is not None or len(game.legal_moves()) < 2:
+            continue
+        me = game.round.turn
+        view = seat_view(game, me)
+        k = infer(view)
+        if not k.decisions:
+            continue
+        sample = Sampler(k, random.Random(seed)).sample()
+        hands = tuple(sample.hands[s] | k.played_by[s] for s in range(4))
+        other = Game(rules, dealer=_Fixed(Deal(hands, (), 0)))
+        for e in game.round.events[len(other.round.events) :]:
+            if isinstance(e, Play):
+                other.play(Move(e.tile, e.end))
+        other_view = seat_view(other, me)
+        assert other_view == view
+        differed += other.round.hands != game.round.hands
+        first = make_bot("ismcts-net:5", 3).choose(view)
+        assert first == make_bot("ismcts-net:5", 3).choose(other_view)
+        checked += 1
+    assert checked >= 10 and differed >= 5
