@@ -36,12 +36,12 @@ import numpy as np
 
 from doublesix.bots import make_bot
 from doublesix.bots.arena import play_game
+from doublesix.bots.choice_net import FEATURES, features
 from doublesix.bots.inference import infer
 from doublesix.rules.ruleset import preset
-from doublesix.tiles import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE, mask_of
+from doublesix.tiles import HIGH, LOW, SUIT, mask_of
 
 KINDS = (("kozel", None), ("draw", 2))
-FEATURES = 14
 
 
 class Recorder:
@@ -96,56 +96,12 @@ def play(task: tuple[str, str, int | None, int]) -> list[dict[str, Any]]:
 
 
 def candidates(c: dict[str, Any]) -> tuple[list[int], np.ndarray]:
-    """The playable tiles of a choice and their features (each tile at its better end)."""
+    """The playable tiles of a choice and their features (``choice_net.features``)."""
     hand, left, right = c["hand"], c["left"], c["right"]
-    n = c["n"]
-    unseen = ((1 << 28) - 1) & ~hand & ~c["played"]
-    next_void = c["voids"][0]
-    partner_void = c["voids"][1] if n == 4 else 0
-    size = hand.bit_count()
-    doubles = (hand & DOUBLES).bit_count()
+    public = (c["played"], c["voids"][0], c["voids"][1] if c["n"] == 4 else 0, c["boneyard"])
     playable = hand if left < 0 else hand & (SUIT[left] | SUIT[right])
-    tiles = []
-    rows = []
-    q = playable
-    while q:
-        low = q & -q
-        x = low.bit_length() - 1
-        q ^= low
-        rest = hand ^ low
-        if left < 0:
-            options = [(HIGH[x], LOW[x])]
-        else:
-            options = []
-            if SUIT[left] & low:
-                options.append((OTHER[x][left], right))
-            if SUIT[right] & low:
-                options.append((OTHER[x][right], left))
-        best: tuple[float, ...] | None = None
-        for new, other_end in options:
-            kept = (rest & (SUIT[new] | SUIT[other_end])).bit_count()
-            row = (
-                VALUE[x] / 6.0,
-                1.0 if DOUBLES & low else 0.0,
-                kept / 7.0,
-                (rest & SUIT[new]).bit_count() / 7.0,
-                (unseen & SUIT[new]).bit_count() / 7.0,
-                (unseen & SUIT[other_end]).bit_count() / 7.0,
-                1.0 if next_void >> new & 1 and next_void >> other_end & 1 else 0.0,
-                1.0 if next_void >> new & 1 else 0.0,
-                1.0 if partner_void >> new & 1 else 0.0,
-                size / 7.0,
-                VALUE[x] / 6.0 * size / 7.0,
-                doubles / 7.0,
-                (rest & (SUIT[LOW[x]] | SUIT[HIGH[x]])).bit_count() / 7.0,
-                c["boneyard"] / 14.0,
-            )
-            if best is None or row[2] > best[2]:
-                best = row
-        assert best is not None
-        tiles.append(x)
-        rows.append(best)
-    return tiles, np.array(rows)
+    rows = features(hand, playable, left, right, public)
+    return [t for t, _ in rows], np.array([x for _, x in rows])
 
 
 def batch(choices: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -242,12 +198,12 @@ def report(label: str, choices: list[dict[str, Any]]) -> Model:
     width = ms.sum(axis=1)
     print(f"  uniform:              {float(-np.log(width).mean()):.4f} a choice")
     rng = np.random.default_rng(1)
-    for name, features, hidden in (
+    for name, columns, hidden in (
         ("four-feature logit", [0, 1, 2, 3], 0),
         ("fourteen-feature logit", list(range(FEATURES)), 0),
         ("network, 16 tanh units", list(range(FEATURES)), 16),
     ):
-        model = Model(features, hidden, rng)
+        model = Model(columns, hidden, rng)
         model.fit(xt, mt, yt)
         ll, top = model.score(xs, ms, ys)
         fit_ll, _ = model.score(xt, mt, yt)

@@ -24,18 +24,27 @@ import math
 import random
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from doublesix.bots.base import register
 from doublesix.bots.budget import Work
 from doublesix.bots.expert import ExpertBot
-from doublesix.bots.fitted import ISMCTS_FIT_COST, ExpertFitBot, FittedModel, IsmctsFitBot
+from doublesix.bots.fitted import (
+    ISMCTS_FIT_COST,
+    ExpertFitBot,
+    FittedModel,
+    IsmctsFitBot,
+    log_chance,
+)
 from doublesix.bots.inference import Decision, Group, Knowledge, _remove
 from doublesix.bots.native import core as native
-from doublesix.bots.sampler import Sample
 from doublesix.bots.tables import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 from doublesix.rules.moves import Draw, End, Move, Pass, Play
 from doublesix.rules.view import HiddenDraw, SeatView
 from doublesix.tiles import ALL
+
+if TYPE_CHECKING:
+    from doublesix.bots import _native
 
 HIDDEN = 16
 FEATURES = 14
@@ -202,44 +211,30 @@ class NetModel(FittedModel):
         self.rows = public_rows(view) if self.net is not None else {}
         self.seen_by = None
 
-    def log_likelihood(self, k: Knowledge, sample: Sample) -> float:
-        net = self.net
-        if net is None:
-            return super().log_likelihood(k, sample)
-        if native is not None:
-            if self.seen_by is not k:
-                self.seen = native.Seen(
-                    k.players,
-                    [(d.seat, d.index, d.tile, d.left, d.right) for d in k.decisions],
-                    k.drawn_by,
-                    self.base,
-                    self.weights[2],
-                    self.weights[3],
-                    self.noise,
-                    [self.rows[d.index] for d in k.decisions],
-                    net,
-                )
-                self.seen_by = k
-            assert self.seen is not None
-            return self.seen.log_likelihood(sample.hands, sample.groups)
-        return self.mirrored(k, sample)
+    def native_seen(self, k: Knowledge) -> _native.Seen:
+        if self.net is None:
+            return super().native_seen(k)
+        assert native is not None
+        return native.Seen(
+            k.players,
+            [(d.seat, d.index, d.tile, d.left, d.right) for d in k.decisions],
+            k.drawn_by,
+            self.base,
+            self.weights[2],
+            self.weights[3],
+            self.noise,
+            [self.rows[d.index] for d in k.decisions],
+            self.net,
+        )
 
     def log_p(self, d: Decision, hand: int, playable: int) -> float:
         if self.net is None:
             return super().log_p(d, hand, playable)
-        scored = [
-            (t, score(self.net, x))
+        scores = {
+            t: score(self.net, x)
             for t, x in features(hand, playable, d.left, d.right, self.rows[d.index])
-        ]
-        top = max(s for _, s in scored)
-        z = 0.0
-        chosen = 0.0
-        for t, s in scored:
-            z += math.exp(s - top)
-            if t == d.tile:
-                chosen = s
-        p = math.exp(chosen - top) / z
-        return math.log(self.noise / len(scored) + (1.0 - self.noise) * p)
+        }
+        return log_chance(scores, d.tile, self.noise)
 
 
 NET_COST = Work(

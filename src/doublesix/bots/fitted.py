@@ -103,20 +103,24 @@ class FittedModel(OpponentModel):
 
     def log_likelihood(self, k: Knowledge, sample: Sample) -> float:
         if native is not None:
-            if self.seen_by is not k:
-                self.seen = native.Seen(
-                    k.players,
-                    [(d.seat, d.index, d.tile, d.left, d.right) for d in k.decisions],
-                    k.drawn_by,
-                    self.base,
-                    self.weights[2],
-                    self.weights[3],
-                    self.noise,
-                )
+            if self.seen is None or self.seen_by is not k:
+                self.seen = self.native_seen(k)
                 self.seen_by = k
-            assert self.seen is not None
             return self.seen.log_likelihood(sample.hands, sample.groups)
         return self.mirrored(k, sample)
+
+    def native_seen(self, k: Knowledge) -> _native.Seen:
+        """The C core's copy of ``k``'s seen plays with this model's weights."""
+        assert native is not None
+        return native.Seen(
+            k.players,
+            [(d.seat, d.index, d.tile, d.left, d.right) for d in k.decisions],
+            k.drawn_by,
+            self.base,
+            self.weights[2],
+            self.weights[3],
+            self.noise,
+        )
 
     def mirrored(self, k: Knowledge, sample: Sample) -> float:
         """``log_likelihood`` in Python: what the C core's ``Seen`` mirrors, and runs without it."""
@@ -129,13 +133,18 @@ class FittedModel(OpponentModel):
     def log_p(self, d: Decision, hand: int, playable: int) -> float:
         """The log of the chance of the choice ``d`` from ``hand``, ``playable`` its tiles that
         fitted the ends (two or more)."""
-        scores = self.scores(hand, playable, d.left, d.right)
-        top = max(scores.values())
-        z = 0.0
-        for v in scores.values():
-            z += math.exp(v - top)
-        p = math.exp(scores[d.tile] - top) / z
-        return math.log(self.noise / len(scores) + (1.0 - self.noise) * p)
+        return log_chance(self.scores(hand, playable, d.left, d.right), d.tile, self.noise)
+
+
+def log_chance(scores: dict[int, float], tile: int, noise: float) -> float:
+    """The log of the chance of ``tile`` among the scored tiles: a softmax of their scores
+    mixed with ``noise`` of a uniform choice (``seen.c``'s ``log_chance``)."""
+    top = max(scores.values())
+    z = 0.0
+    for v in scores.values():
+        z += math.exp(v - top)
+    p = math.exp(scores[tile] - top) / z
+    return math.log(noise / len(scores) + (1.0 - noise) * p)
 
 
 STYLES = (0.7, 0.15, 0.15)

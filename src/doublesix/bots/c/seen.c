@@ -191,10 +191,28 @@ static int Seen_init(Seen *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
+/* ``fitted.log_chance``: the log of the chance of ``tile`` among the ``count`` scored tiles,
+ * a softmax of their scores mixed with ``noise`` of a uniform choice. */
+static double log_chance(const double *scores, const int *tiles, int count, int tile,
+                         double noise) {
+    double top = scores[0], z = 0.0, chosen = 0.0;
+    int i;
+    for (i = 1; i < count; i++)
+        if (scores[i] > top)
+            top = scores[i];
+    for (i = 0; i < count; i++) {
+        z += exp(scores[i] - top);
+        if (tiles[i] == tile)
+            chosen = scores[i];
+    }
+    double p = exp(chosen - top) / z;
+    return log(noise / count + (1.0 - noise) * p);
+}
+
 /* ``FittedModel.log_p``: the log of the chance of playing ``d``'s tile from ``hand``. */
 static double log_p(const Seen *self, const Decision *d, uint32_t hand, uint32_t playable) {
     double scores[28];
-    int tiles[28], count = 0, i;
+    int tiles[28], count = 0;
     uint32_t q = playable;
     while (q) {
         uint32_t low = q & -q;
@@ -220,17 +238,7 @@ static double log_p(const Seen *self, const Decision *d, uint32_t hand, uint32_t
         tiles[count] = x;
         scores[count++] = self->base[x] + self->w_kept * kept + self->w_open * opened;
     }
-    double top = scores[0], z = 0.0, chosen = 0.0;
-    for (i = 1; i < count; i++)
-        if (scores[i] > top)
-            top = scores[i];
-    for (i = 0; i < count; i++) {
-        z += exp(scores[i] - top);
-        if (tiles[i] == d->tile)
-            chosen = scores[i];
-    }
-    double p = exp(chosen - top) / z;
-    return log(self->noise / count + (1.0 - self->noise) * p);
+    return log_chance(scores, tiles, count, d->tile, self->noise);
 }
 
 /* ``choice_net.NetModel.log_p``: the network's log chance of ``d``'s tile from ``hand``. */
@@ -292,17 +300,7 @@ static double log_p_net(const Seen *self, const Decision *d, const Public *pub, 
         tiles[count] = t;
         scores[count++] = score;
     }
-    double top = scores[0], z = 0.0, chosen = 0.0;
-    for (i = 1; i < count; i++)
-        if (scores[i] > top)
-            top = scores[i];
-    for (i = 0; i < count; i++) {
-        z += exp(scores[i] - top);
-        if (tiles[i] == d->tile)
-            chosen = scores[i];
-    }
-    double p = exp(chosen - top) / z;
-    return log(self->noise / count + (1.0 - self->noise) * p);
+    return log_chance(scores, tiles, count, d->tile, self->noise);
 }
 
 /* log_likelihood(hands, groups): the deal's log weight (``FittedModel.log_likelihood``). */
