@@ -37,7 +37,6 @@ from doublesix.bots.fitted import (
     log_chance,
 )
 from doublesix.bots.inference import Decision, Group, Knowledge, _remove
-from doublesix.bots.native import core as native
 from doublesix.bots.tables import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 from doublesix.rules.moves import Draw, End, Move, Pass, Play
 from doublesix.rules.view import HiddenDraw, SeatView
@@ -214,18 +213,7 @@ class NetModel(FittedModel):
     def native_seen(self, k: Knowledge) -> _native.Seen:
         if self.net is None:
             return super().native_seen(k)
-        assert native is not None
-        return native.Seen(
-            k.players,
-            [(d.seat, d.index, d.tile, d.left, d.right) for d in k.decisions],
-            k.drawn_by,
-            self.base,
-            self.weights[2],
-            self.weights[3],
-            self.noise,
-            [self.rows[d.index] for d in k.decisions],
-            self.net,
-        )
+        return self.seen_of(k, [self.rows[d.index] for d in k.decisions], self.net)
 
     def log_p(self, d: Decision, hand: int, playable: int) -> float:
         if self.net is None:

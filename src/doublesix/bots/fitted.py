@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from doublesix.bots.base import register
@@ -111,6 +112,15 @@ class FittedModel(OpponentModel):
 
     def native_seen(self, k: Knowledge) -> _native.Seen:
         """The C core's copy of ``k``'s seen plays with this model's weights."""
+        return self.seen_of(k)
+
+    def seen_of(
+        self,
+        k: Knowledge,
+        public: Sequence[tuple[int, int, int, int]] | None = None,
+        net: tuple[Sequence[float], Sequence[float], Sequence[float]] | None = None,
+    ) -> _native.Seen:
+        """``Seen`` of ``k``'s plays, with the logit's weights (and a network's, if given)."""
         assert native is not None
         return native.Seen(
             k.players,
@@ -120,6 +130,8 @@ class FittedModel(OpponentModel):
             self.weights[2],
             self.weights[3],
             self.noise,
+            public,
+            net,
         )
 
     def mirrored(self, k: Knowledge, sample: Sample) -> float:
