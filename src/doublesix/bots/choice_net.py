@@ -36,9 +36,9 @@ from doublesix.bots.fitted import (
     IsmctsFitBot,
     log_chance,
 )
-from doublesix.bots.inference import Decision, Group, Knowledge, _remove
+from doublesix.bots.inference import Decision, Group, Knowledge, ends_after, remove_played, void_of
 from doublesix.bots.tables import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
-from doublesix.rules.moves import Draw, End, Move, Pass, Play
+from doublesix.rules.moves import Draw, Move, Pass, Play
 from doublesix.rules.view import HiddenDraw, SeatView
 from doublesix.tiles import ALL
 
@@ -84,32 +84,18 @@ def public_rows(view: SeatView) -> dict[int, Public]:
     last_draw_seat = -1
     rows: dict[int, Public] = {}
 
-    def void(seat: int) -> int:
-        forbidden = ALL
-        live = [g for g in groups[seat] if g.count]
-        if not live:
-            return 0
-        for g in live:
-            forbidden &= g.forbidden
-        return sum(1 << p for p in range(7) if forbidden & SUIT[p] == SUIT[p])
-
     for i, e in enumerate(view.events):
         if isinstance(e, Play):
             s = e.seat
-            partner = void((s + 2) % n) if n == 4 else 0
-            rows[i] = (played, void((s + 1) % n), partner, boneyard)
+            partner = void_of(groups[(s + 2) % n]) if n == 4 else 0
+            rows[i] = (played, void_of(groups[(s + 1) % n]), partner, boneyard)
             t = e.tile.index
             if last_draw_seat == s:
                 groups[s].pop()
             else:
-                _remove(groups[s], t)
+                remove_played(groups[s], t)
             played |= 1 << t
-            if left < 0:
-                left, right = e.tile.low, e.tile.high
-            elif e.end is End.LEFT:
-                left = e.tile.other(left)
-            else:
-                right = e.tile.other(right)
+            left, right = ends_after(e, left, right)
             last_draw_seat = -1
         elif isinstance(e, HiddenDraw | Draw):
             s = e.seat

@@ -7,7 +7,7 @@ tiles it was dealt, and each tile it drew and kept, every group with the
 tiles it cannot be. An older group always excludes at least what a newer
 one does, so when a seat plays a tile that could come from several groups,
 taking it from the oldest one that allows it is the relaxation that never
-rules out a deal that could really be (see ``_remove``).
+rules out a deal that could really be (see ``remove_played``).
 
 R16 tells more at the first tile of a round opened by the highest double:
 nobody else was dealt a heavier double (or, without doubles, a heavier
@@ -77,13 +77,7 @@ class Knowledge:
 
     def void(self, seat: int) -> int:
         """The numbers ``seat`` is known to hold none of now, as a pip mask (bit p = pip p)."""
-        groups = [g for g in self.groups[seat] if g.count]
-        if not groups:
-            return 0
-        forbidden = ALL
-        for g in groups:
-            forbidden &= g.forbidden
-        return sum(1 << p for p in range(7) if forbidden & SUIT[p] == SUIT[p])
+        return void_of(self.groups[seat])
 
     def allowed(self, seat: int) -> int:
         """Tiles that ``seat`` could hold (its newest group's freedom)."""
@@ -94,7 +88,27 @@ class Knowledge:
         return self.unknown & ~forbidden
 
 
-def _remove(groups: list[Group], t: int) -> None:
+def void_of(groups: list[Group]) -> int:
+    """The numbers none of ``groups``' tiles can be, as a pip mask (bit p = pip p)."""
+    live = [g for g in groups if g.count]
+    if not live:
+        return 0
+    forbidden = ALL
+    for g in live:
+        forbidden &= g.forbidden
+    return sum(1 << p for p in range(7) if forbidden & SUIT[p] == SUIT[p])
+
+
+def ends_after(play: Play, left: int, right: int) -> tuple[int, int]:
+    """The line's ends after ``play`` (both -1 on an empty line)."""
+    if left < 0:
+        return play.tile.low, play.tile.high
+    if play.end is End.LEFT:
+        return play.tile.other(left), right
+    return left, play.tile.other(right)
+
+
+def remove_played(groups: list[Group], t: int) -> None:
     """Take a played tile out of the oldest group that allows it (the sound relaxation)."""
     bit = 1 << t
     for g in groups:
@@ -132,15 +146,10 @@ def infer(view: SeatView) -> Knowledge:
                 else:
                     if i > 0 or not _automatic_first(view):
                         decisions.append(Decision(s, i, t, left, right))
-                    _remove(groups[s], t)
+                    remove_played(groups[s], t)
             played |= 1 << t
             played_by[s] |= 1 << t
-            if left < 0:
-                left, right = e.tile.low, e.tile.high
-            elif e.end is End.LEFT:
-                left = e.tile.other(left)
-            else:
-                right = e.tile.other(right)
+            left, right = ends_after(e, left, right)
             last_draw_seat = -1
         elif isinstance(e, HiddenDraw | Draw):
             s = e.seat
