@@ -8,12 +8,13 @@ import pytest
 
 from doublesix.bots.choice_net import FEATURES, HIDDEN, Net, NetModel, features, public_rows
 from doublesix.bots.inference import infer
+from doublesix.bots.native import core
 from doublesix.bots.sampler import Sampler
 from doublesix.rules.game import Game
 from doublesix.rules.moves import Play
 from doublesix.rules.ruleset import preset
 from doublesix.rules.view import SeatView, seat_view
-from doublesix.tiles import HIGH, LOW
+from doublesix.tiles import HIGH, LOW, SUIT
 
 
 def _net(seed: int) -> Net:
@@ -108,3 +109,20 @@ def test_a_kind_without_a_network_is_weighed_by_the_logit() -> None:
     k = infer(view)
     s = Sampler(k, random.Random(1)).sample()
     assert model.log_likelihood(k, s) == NetModel({}).mirrored(k, s)
+
+
+def test_a_network_or_public_row_out_of_shape_is_refused() -> None:
+    w1, b1, w2 = _net(1)
+    played, kept = [t for t in range(28) if (SUIT[1] | SUIT[2]) >> t & 1][:2]
+    args = (4, [(1, 3, played, 1, 2)], [[], [], [], []], [0.0] * 28, 0.1, 0.2, 0.1)
+    assert core is not None
+    with pytest.raises(ValueError, match="w1"):
+        core.Seen(*args, [(0, 0, 0, 0)], (w1[:-1], b1, w2))
+    with pytest.raises(ValueError, match="public: one row per decision"):
+        core.Seen(*args, [], (w1, b1, w2))
+    with pytest.raises(ValueError, match="public: played, voids or boneyard out of range"):
+        core.Seen(*args, [(0, 128, 0, 0)], (w1, b1, w2))
+    with pytest.raises(ValueError, match="public"):
+        core.Seen(*args, [(0, 0, 0)], (w1, b1, w2))
+    seen = core.Seen(*args, [(0, 0, 0, 0)], (w1, b1, w2))
+    assert seen.log_likelihood([0, 1 << kept, 0, 0], [[], [], [], []]) < 0.0  # a choice of two
