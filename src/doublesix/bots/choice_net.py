@@ -244,6 +244,12 @@ class NetBot(IsmctsFitBot):
         return ExpertFitBot(self.rng, self.ms_per_move, self.net_model)
 
 
+_loaded: dict[str, Net] = {}
+"""``NETS``, read once (an arena makes a bot for every seat of every game)."""
+
+
 @register("ismcts-net", table=False, ms=100.0)
 def _make(rng: random.Random) -> NetBot:
-    return NetBot(rng, load(NETS))
+    if not _loaded:
+        _loaded.update(load(NETS))
+    return NetBot(rng, _loaded)
