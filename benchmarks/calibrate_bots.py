@@ -9,6 +9,7 @@ gives the microseconds of each kind: the costs (``COST``) should be in the
 same proportions, and ``UNITS_PER_MS`` the units of one millisecond.
 
     python benchmarks/calibrate_bots.py --bot expert [--ms 300] [--games 4] [--jobs 3]
+        [--games-of kozel,draw-2]
 
 It prints the fit, then per preset the CPU time of a decision against its
 budget with the bot's present constants (mean and max), and the
@@ -25,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import astuple, fields
 from typing import Any
 
-from doublesix.bots import expert, fitted, ismcts, make_bot, pimc
+from doublesix.bots import choice_net, expert, fitted, ismcts, make_bot, pimc
 from doublesix.bots.arena import configure, play_game
 from doublesix.bots.budget import Work
 from doublesix.rules.ruleset import Ruleset, preset
@@ -40,6 +41,7 @@ CONSTANTS: dict[str, tuple[Work, int]] = {
     "pimc": (pimc.COST, pimc.UNITS_PER_MS),
     "ismcts": (ismcts.COST, ismcts.UNITS_PER_MS),
     "ismcts-fit": (fitted.ISMCTS_FIT_COST, ismcts.UNITS_PER_MS),
+    "ismcts-net": (choice_net.NET_COST, ismcts.UNITS_PER_MS),
 }
 """Each calibrated level's present costs per kind of work and units per millisecond."""
 
@@ -116,10 +118,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4, help="games per preset")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--fraction", type=float, default=0.9)
+    parser.add_argument(
+        "--games-of", default=",".join(PRESETS), help=f"which of {', '.join(PRESETS)}"
+    )
     args = parser.parse_args()
     cost, units_per_ms = CONSTANTS[args.bot]
+    labels = args.games_of.split(",")
+    if unknown := [x for x in labels if x not in PRESETS]:
+        parser.error(f"--games-of: {', '.join(unknown)} is not one of {', '.join(PRESETS)}")
 
-    tasks = [(label, args.bot, seed, args.ms) for label in PRESETS for seed in range(args.games)]
+    tasks = [(label, args.bot, seed, args.ms) for label in labels for seed in range(args.games)]
     rows: list[Row] = []
     with ProcessPoolExecutor(args.jobs) as pool:
         for part in pool.map(play, tasks):
@@ -147,7 +155,7 @@ def main() -> None:
         print(f"  slowest against the fit: {label} {1000 * spent:.0f} ms, {did}")
 
     print(f"with UNITS_PER_MS = {units_per_ms} and COST = {cost}:")
-    for label in PRESETS:
+    for label in labels:
         mine = [(counts, spent) for lab, counts, spent in rows if lab == label]
         if not mine:
             continue
@@ -160,6 +168,13 @@ def main() -> None:
             f"max {max(times):6.1f} ms ({statistics.fmean(times) / args.ms:.2f} of the budget); "
             f"UNITS_PER_MS for {args.fraction:.2f}: {suggested:.0f}"
         )
+        charged = [sum(counts[i] for counts, _ in mine) * c for i, c in enumerate(astuple(cost))]
+        shares = ", ".join(
+            f"{kind} {units / sum(charged):.2f}"
+            for kind, units in zip(KINDS, charged, strict=True)
+            if units
+        )
+        print(f"  {'':8} the units charged, by kind: {shares}")
 
 
 def _spread(values: list[float]) -> str:
