@@ -39,6 +39,7 @@ FAST = {
     "ismcts-style": 3.0,
     "ismcts-style-play": 3.0,
     "ismcts-net": 3.0,
+    "ismcts-net-style": 3.0,
     "pimc": 3.0,
     "omniscient": 3.0,
 }
@@ -54,6 +55,7 @@ DECIDING = [
     "ismcts-style",
     "ismcts-style-play",
     "ismcts-net",
+    "ismcts-net-style",
     "expert-race",
 ]
 """The levels that think about the hidden hands: each is tested for honesty and determinism."""
@@ -74,7 +76,7 @@ def fast_bot(name: str, seed: int) -> object:
 def test_registry_levels_and_measurement_only() -> None:
     assert {"random", "greedy", "medium", "pimc", "expert", "omniscient"} <= set(BOTS)
     candidates = {"ismcts", "expert-fit", "ismcts-fit", "expert-race"}
-    candidates |= {"ismcts-style", "ismcts-style-play", "ismcts-net"}
+    candidates |= {"ismcts-style", "ismcts-style-play", "ismcts-net", "ismcts-net-style"}
     assert {"omniscient", *candidates} <= MEASUREMENT_BOTS
     assert not {"omniscient", *candidates} & set(table_bots())
     assert table_bots()[:2] == ["random", "greedy"]

@@ -6,10 +6,21 @@ import random
 
 import pytest
 
-from doublesix.bots.choice_net import FEATURES, HIDDEN, Net, NetModel, features, public_rows
-from doublesix.bots.inference import infer
+from doublesix.bots import make_bot
+from doublesix.bots.choice_net import (
+    FEATURES,
+    HIDDEN,
+    NETS,
+    Net,
+    NetModel,
+    features,
+    load,
+    public_rows,
+)
+from doublesix.bots.fitted import StyleModel
+from doublesix.bots.inference import Knowledge, infer
 from doublesix.bots.native import core
-from doublesix.bots.sampler import Sampler
+from doublesix.bots.sampler import Sample, Sampler, choices
 from doublesix.rules.game import Game
 from doublesix.rules.moves import Play
 from doublesix.rules.ruleset import preset
@@ -82,10 +93,11 @@ def test_features_read_the_chooser_s_hand_and_the_table() -> None:
     assert five[9] == 3 / 7
 
 
+@pytest.mark.parametrize("styles", [False, True])
 @pytest.mark.parametrize(("name", "players"), KINDS)
-def test_both_cores_weigh_every_deal_alike(name: str, players: int) -> None:
+def test_both_cores_weigh_every_deal_alike(name: str, players: int, styles: bool) -> None:
     kind = f"{name}-{players}"
-    model = NetModel({kind: _net(players)})
+    model = NetModel({kind: _net(players)}, styles)
     weighed = 0
     for seed in range(8):
         later, _ = _game(name, players, seed)
@@ -109,6 +121,66 @@ def test_a_kind_without_a_network_is_weighed_by_the_logit() -> None:
     k = infer(view)
     s = Sampler(k, random.Random(1)).sample()
     assert model.log_likelihood(k, s) == NetModel({}).mirrored(k, s)
+
+
+def test_without_a_network_the_styles_weigh_as_style_model_does() -> None:
+    """The C core's mixture of styles over the logit is ``StyleModel``'s, to the last bit."""
+    weighed = 0
+    for seed in range(6):
+        later, _ = _game("kozel", 4, seed)
+        model = NetModel({}, styles=True)
+        for view in later[::3]:
+            model.prepare(view)
+            k = infer(view)
+            sampler = Sampler(k, random.Random(seed))
+            for _ in range(20):
+                s = sampler.sample()
+                assert model.log_likelihood(k, s) == StyleModel().log_likelihood(k, s)
+                weighed += 1
+    assert weighed > 100
+
+
+@pytest.mark.parametrize(("name", "players"), [("draw", 2), ("kozel", 4)])
+def test_a_heaviest_first_seat_weighs_its_deals_as_one(name: str, players: int) -> None:
+    """Some plays into a round where seat 1 is ``greedy``: the deals in which it held no
+    heavier playable tile than each it played weigh more than the others, with the styles,
+    in every game; without them (the network's player alone) by less in every game."""
+    nets = load(NETS)
+    plain_gaps, styled_gaps = [], []
+    for seed in range(1, 6):
+        game = Game(preset(name, players), seed=seed)
+        bots = [make_bot("greedy" if s == 1 else "random", s + 1) for s in range(players)]
+        while len(game.round.events) < 5 * players and game.round.ending is None:
+            seat = game.round.turn
+            game.play(bots[seat].choose(seat_view(game, seat)))
+        view = seat_view(game, 0)
+        k = infer(view)
+        sampler = Sampler(k, random.Random(3))
+        pool = [sampler.sample() for _ in range(300)]
+        heaviest = [s for s in pool if _heaviest_always(k, s, 1)]
+        others = [s for s in pool if not _heaviest_always(k, s, 1)]
+        if not heaviest or not others:
+            continue
+        for gaps, styles in ((plain_gaps, False), (styled_gaps, True)):
+            model = NetModel(nets, styles)
+            model.prepare(view)
+            gaps.append(_mean(model, k, heaviest) - _mean(model, k, others))
+    assert len(styled_gaps) >= 4
+    assert all(g > 0 for g in styled_gaps)
+    assert all(g > p for g, p in zip(styled_gaps, plain_gaps, strict=True))
+
+
+def _mean(model: NetModel, k: Knowledge, deals: list[Sample]) -> float:
+    return sum(model.log_likelihood(k, s) for s in deals) / len(deals)
+
+
+def _heaviest_always(k: Knowledge, s: Sample, seat: int) -> bool:
+    """Whether, in deal ``s``, every choice ``seat`` made was its heaviest playable tile."""
+    return all(
+        playable.bit_length() - 1 == d.tile
+        for d, _, playable in choices(k, s)
+        if d.seat == seat and playable & (playable - 1)
+    )
 
 
 def test_a_network_or_public_row_out_of_shape_is_refused() -> None:

@@ -30,13 +30,17 @@ from doublesix.bots.base import register
 from doublesix.bots.budget import Work
 from doublesix.bots.expert import ExpertBot
 from doublesix.bots.fitted import (
+    HEAVIEST_SLIP,
     ISMCTS_FIT_COST,
+    STYLES,
     ExpertFitBot,
     FittedModel,
     IsmctsFitBot,
     log_chance,
+    style_mix,
 )
 from doublesix.bots.inference import Decision, Group, Knowledge, ends_after, remove_played, void_of
+from doublesix.bots.sampler import Sample
 from doublesix.bots.tables import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 from doublesix.rules.moves import Draw, Move, Pass, Play
 from doublesix.rules.view import HiddenDraw, SeatView
@@ -182,12 +186,17 @@ class NetModel(FittedModel):
 
     Call ``prepare`` with the view before a decision's deals are weighed: the network reads
     what everyone saw at each play (``public_rows``). Game kinds without a network are
-    weighed by ``FittedModel``'s logit.
+    weighed by ``FittedModel``'s logit. With ``styles``, each other seat is one of three
+    players, unknown — as the network says, heaviest first, at random (``STYLES``'s shares,
+    ``fitted.style_mix``) — so that a seat that sheds its heaviest tile is weighed as one.
     """
 
-    def __init__(self, nets: dict[str, Net]) -> None:
+    def __init__(self, nets: dict[str, Net], styles: bool = False) -> None:
         super().__init__()
         self.nets = nets
+        a, b, c = STYLES
+        self.styles = (math.log(a), math.log(b), math.log(c), HEAVIEST_SLIP) if styles else None
+        """``Seen``'s ``styles``: the logs of the styles' shares and the slip, or None."""
         self.net: Net | None = None
         self.rows: dict[int, Public] = {}
 
@@ -198,8 +207,14 @@ class NetModel(FittedModel):
 
     def native_seen(self, k: Knowledge) -> _native.Seen:
         if self.net is None:
-            return super().native_seen(k)
-        return self.seen_of(k, [self.rows[d.index] for d in k.decisions], self.net)
+            return self.seen_of(k, styles=self.styles)
+        return self.seen_of(k, [self.rows[d.index] for d in k.decisions], self.net, self.styles)
+
+    def mirrored(self, k: Knowledge, sample: Sample) -> float:
+        if self.styles is None:
+            return super().mirrored(k, sample)
+        a, b, c, slip = self.styles
+        return style_mix(self, k, sample, (a, b, c), slip)[0]
 
     def log_p(self, d: Decision, hand: int, playable: int) -> float:
         if self.net is None:
@@ -230,9 +245,13 @@ class NetBot(IsmctsFitBot):
     name = "ismcts-net"
 
     def __init__(
-        self, rng: random.Random, nets: dict[str, Net], ms_per_move: float = 100.0
+        self,
+        rng: random.Random,
+        nets: dict[str, Net],
+        ms_per_move: float = 100.0,
+        styles: bool = False,
     ) -> None:
-        self.net_model = NetModel(nets)
+        self.net_model = NetModel(nets, styles)
         super().__init__(rng, ms_per_move, self.net_model)
 
     def choose(self, view: SeatView) -> Move:
@@ -248,8 +267,21 @@ _loaded: dict[str, Net] = {}
 """``NETS``, read once (an arena makes a bot for every seat of every game)."""
 
 
-@register("ismcts-net", table=False, ms=100.0)
-def _make(rng: random.Random) -> NetBot:
+def nets() -> dict[str, Net]:
+    """``NETS``'s networks, read on first use."""
     if not _loaded:
         _loaded.update(load(NETS))
-    return NetBot(rng, _loaded)
+    return _loaded
+
+
+@register("ismcts-net", table=False, ms=100.0)
+def _make(rng: random.Random) -> NetBot:
+    return NetBot(rng, nets())
+
+
+@register("ismcts-net-style", table=False, ms=100.0)
+def _make_style(rng: random.Random) -> NetBot:
+    """``ismcts-net`` asking which style of player each seat is (``NetModel``'s ``styles``)."""
+    bot = NetBot(rng, nets(), styles=True)
+    bot.name = "ismcts-net-style"
+    return bot

@@ -119,8 +119,11 @@ class FittedModel(OpponentModel):
         k: Knowledge,
         public: Sequence[tuple[int, int, int, int]] | None = None,
         net: tuple[Sequence[float], Sequence[float], Sequence[float]] | None = None,
+        styles: tuple[float, float, float, float] | None = None,
     ) -> _native.Seen:
-        """``Seen`` of ``k``'s plays, with the logit's weights (and a network's, if given)."""
+        """``Seen`` of ``k``'s plays, with the logit's weights (and a network's, if given; and
+        each seat's choices mixed over the styles of players, if given: ``style_mix``'s
+        ``log_styles`` and ``slip``)."""
         assert native is not None
         return native.Seen(
             k.players,
@@ -132,6 +135,7 @@ class FittedModel(OpponentModel):
             self.noise,
             public,
             net,
+            styles,
         )
 
     def mirrored(self, k: Knowledge, sample: Sample) -> float:
@@ -198,33 +202,47 @@ class StyleModel(FittedModel):
     def weigh(self, k: Knowledge, sample: Sample) -> tuple[float, int]:
         """The deal's log-likelihood, and (if ``play``) the seats more likely heaviest-first than
         not in this deal."""
-        n = k.players
-        fitted = [0.0] * n
-        heaviest = [0.0] * n
-        uniform = [0.0] * n
-        slip_hit = math.log(1.0 - self.slip)
-        for d, hand, playable in choices(k, sample):
-            s = d.seat
-            if playable & (playable - 1) == 0:
-                continue
-            count = playable.bit_count()
-            fitted[s] += self.log_p(d, hand, playable)
-            if playable.bit_length() - 1 == d.tile:
-                heaviest[s] += slip_hit
-            else:
-                heaviest[s] += math.log(self.slip / (count - 1))
-            uniform[s] -= math.log(count)
-        total = 0.0
-        heavy = 0
-        a, b, c = self.log_styles
-        for s in range(n):
-            x, y, w = a + fitted[s], b + heaviest[s], c + uniform[s]
-            top = max(x, y, w)
-            z = math.exp(x - top) + math.exp(y - top) + math.exp(w - top)
-            total += top + math.log(z)
-            if self.play and s != k.seat and math.exp(y - top) > z / 2:
-                heavy |= 1 << s
-        return total, heavy
+        return style_mix(self, k, sample, self.log_styles, self.slip, self.play)
+
+
+def style_mix(
+    model: FittedModel,
+    k: Knowledge,
+    sample: Sample,
+    log_styles: Sequence[float],
+    slip: float,
+    play: bool = False,
+) -> tuple[float, int]:
+    """The deal's log-likelihood with each other seat one of three players, unknown — as
+    ``model`` says, heaviest first (but for ``slip``), at random; ``log_styles`` the logs of
+    their prior shares — and (if ``play``) the seats more likely heaviest-first than not."""
+    n = k.players
+    fitted = [0.0] * n
+    heaviest = [0.0] * n
+    uniform = [0.0] * n
+    slip_hit = math.log(1.0 - slip)
+    for d, hand, playable in choices(k, sample):
+        s = d.seat
+        if playable & (playable - 1) == 0:
+            continue
+        count = playable.bit_count()
+        fitted[s] += model.log_p(d, hand, playable)
+        if playable.bit_length() - 1 == d.tile:
+            heaviest[s] += slip_hit
+        else:
+            heaviest[s] += math.log(slip / (count - 1))
+        uniform[s] -= math.log(count)
+    total = 0.0
+    heavy = 0
+    a, b, c = log_styles
+    for s in range(n):
+        x, y, w = a + fitted[s], b + heaviest[s], c + uniform[s]
+        top = max(x, y, w)
+        z = math.exp(x - top) + math.exp(y - top) + math.exp(w - top)
+        total += top + math.log(z)
+        if play and s != k.seat and math.exp(y - top) > z / 2:
+            heavy |= 1 << s
+    return total, heavy
 
 
 ISMCTS_FIT_COST = Work(

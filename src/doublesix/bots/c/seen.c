@@ -40,6 +40,10 @@ typedef struct {
     int net;
     Public *public;
     double w1[NET_IN * NET_HIDDEN], b1[NET_HIDDEN], w2[NET_HIDDEN];
+    /* ``fitted.style_mix``: with ``styled``, each seat is one of three players, unknown (the
+     * log of each one's prior share: as the model says, heaviest first, at random). */
+    int styled;
+    double log_styles[3], slip;
 } Seen;
 
 static void Seen_dealloc(Seen *self) {
@@ -93,18 +97,31 @@ static int read_net(Seen *self, PyObject *net, PyObject *public) {
     return 0;
 }
 
-/* Seen(players, decisions, drawn_by, base, w_kept, w_open, noise, public=None, net=None):
- * ``decisions`` as (seat, index, tile, left, right), ``drawn_by`` per seat as (index, group),
- * oldest first; with ``net`` (w1 row by row, b1, w2), ``public`` holds each decision's
- * (played, next_void, partner_void, boneyard) and the network scores the choices. */
+/* Seen(players, decisions, drawn_by, base, w_kept, w_open, noise, public=None, net=None,
+ * styles=None): ``decisions`` as (seat, index, tile, left, right), ``drawn_by`` per seat as
+ * (index, group), oldest first; with ``net`` (w1 row by row, b1, w2), ``public`` holds each
+ * decision's (played, next_void, partner_void, boneyard) and the network scores the choices;
+ * with ``styles`` (the logs of the three styles' shares, the heaviest-first one's slip) each
+ * seat's choices are weighed as ``fitted.style_mix`` weighs them. */
 static int Seen_init(Seen *self, PyObject *args, PyObject *kwds) {
-    PyObject *decisions, *drawn_by, *base, *public = Py_None, *net = Py_None;
-    static char *kwlist[] = {"players", "decisions", "drawn_by", "base", "w_kept",
-                             "w_open",  "noise",     "public",   "net",  NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOOddd|OO", kwlist, &self->players,
+    PyObject *decisions, *drawn_by, *base, *public = Py_None, *net = Py_None, *styles = Py_None;
+    static char *kwlist[] = {"players", "decisions", "drawn_by", "base",   "w_kept", "w_open",
+                             "noise",   "public",    "net",      "styles", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOOddd|OOO", kwlist, &self->players,
                                      &decisions, &drawn_by, &base, &self->w_kept, &self->w_open,
-                                     &self->noise, &public, &net))
+                                     &self->noise, &public, &net, &styles))
         return -1;
+    self->styled = 0;
+    if (styles != Py_None) {
+        if (!PyArg_ParseTuple(styles, "dddd", &self->log_styles[0], &self->log_styles[1],
+                              &self->log_styles[2], &self->slip))
+            return -1;
+        if (!(self->slip > 0.0 && self->slip < 1.0)) {
+            PyErr_SetString(PyExc_ValueError, "styles: the slip is a chance, above 0, below 1");
+            return -1;
+        }
+        self->styled = 1;
+    }
     if (!tables_set) {
         PyErr_SetString(PyExc_RuntimeError, "tables() first");
         return -1;
@@ -309,7 +326,8 @@ static PyObject *Seen_log_likelihood(Seen *self, PyObject *args) {
     long hands[MAX_SEATS];
     uint32_t later[MAX_SEATS] = {0}, drawn_after[MAX_SEATS] = {0};
     int left_to_undo[MAX_SEATS];
-    double total = 0.0;
+    double total = 0.0, model[MAX_SEATS] = {0.0}, heaviest[MAX_SEATS] = {0.0},
+           uniform[MAX_SEATS] = {0.0}, slip_hit = log(1.0 - self->slip);
     if (!PyArg_ParseTuple(args, "OO", &hands_seq, &groups) ||
         read_ints(hands_seq, hands, self->players, "hands"))
         return NULL;
@@ -334,10 +352,26 @@ static PyObject *Seen_log_likelihood(Seen *self, PyObject *args) {
         }
         uint32_t hand = ((uint32_t)hands[s] & ~drawn_after[s]) | later[s];
         uint32_t playable = d->left < 0 ? hand : hand & (SUIT[d->left] | SUIT[d->right]);
-        if (playable & (playable - 1))
-            total += self->net ? log_p_net(self, d, &self->public[i], hand, playable)
-                               : log_p(self, d, hand, playable);
+        if ((playable & (playable - 1)) == 0)
+            continue;
+        double p = self->net ? log_p_net(self, d, &self->public[i], hand, playable)
+                             : log_p(self, d, hand, playable);
+        if (!self->styled) {
+            total += p;
+            continue;
+        }
+        int count = popcount(playable);
+        model[s] += p;
+        heaviest[s] += top_bit(playable) == d->tile ? slip_hit : log(self->slip / (count - 1));
+        uniform[s] -= log((double)count);
     }
+    if (self->styled)
+        for (int s = 0; s < self->players; s++) {
+            double x = self->log_styles[0] + model[s], y = self->log_styles[1] + heaviest[s],
+                   w = self->log_styles[2] + uniform[s];
+            double top = x > y ? (x > w ? x : w) : (y > w ? y : w);
+            total += top + log(exp(x - top) + exp(y - top) + exp(w - top));
+        }
     return PyFloat_FromDouble(total);
 }
 
