@@ -40,6 +40,7 @@ FAST = {
     "ismcts-style-play": 3.0,
     "ismcts-net": 3.0,
     "ismcts-net-style": 3.0,
+    "ismcts-net-style96": 3.0,
     "pimc": 3.0,
     "omniscient": 3.0,
 }
@@ -56,6 +57,7 @@ DECIDING = [
     "ismcts-style-play",
     "ismcts-net",
     "ismcts-net-style",
+    "ismcts-net-style96",
     "expert-race",
 ]
 """The levels that think about the hidden hands: each is tested for honesty and determinism."""
@@ -77,6 +79,7 @@ def test_registry_levels_and_measurement_only() -> None:
     assert {"random", "greedy", "medium", "pimc", "expert", "omniscient"} <= set(BOTS)
     candidates = {"ismcts", "expert-fit", "ismcts-fit", "expert-race"}
     candidates |= {"ismcts-style", "ismcts-style-play", "ismcts-net", "ismcts-net-style"}
+    candidates |= {"ismcts-net-style96"}
     assert {"omniscient", *candidates} <= MEASUREMENT_BOTS
     assert not {"omniscient", *candidates} & set(table_bots())
     assert table_bots()[:2] == ["random", "greedy"]

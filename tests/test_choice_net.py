@@ -17,7 +17,7 @@ from doublesix.bots.choice_net import (
     load,
     public_rows,
 )
-from doublesix.bots.fitted import StyleModel
+from doublesix.bots.fitted import STYLES, StyleModel
 from doublesix.bots.inference import Knowledge, infer
 from doublesix.bots.native import core
 from doublesix.bots.sampler import Sample, Sampler, choices
@@ -97,7 +97,7 @@ def test_features_read_the_chooser_s_hand_and_the_table() -> None:
 @pytest.mark.parametrize(("name", "players"), KINDS)
 def test_both_cores_weigh_every_deal_alike(name: str, players: int, styles: bool) -> None:
     kind = f"{name}-{players}"
-    model = NetModel({kind: _net(players)}, styles)
+    model = NetModel({kind: _net(players)}, STYLES if styles else None)
     weighed = 0
     for seed in range(8):
         later, _ = _game(name, players, seed)
@@ -128,7 +128,7 @@ def test_without_a_network_the_styles_weigh_as_style_model_does() -> None:
     weighed = 0
     for seed in range(6):
         later, _ = _game("kozel", 4, seed)
-        model = NetModel({}, styles=True)
+        model = NetModel({}, STYLES)
         for view in later[::3]:
             model.prepare(view)
             k = infer(view)
@@ -161,7 +161,7 @@ def test_a_heaviest_first_seat_weighs_its_deals_as_one(name: str, players: int) 
         others = [s for s in pool if not _heaviest_always(k, s, 1)]
         if not heaviest or not others:
             continue
-        for gaps, styles in ((plain_gaps, False), (styled_gaps, True)):
+        for gaps, styles in ((plain_gaps, None), (styled_gaps, STYLES)):
             model = NetModel(nets, styles)
             model.prepare(view)
             gaps.append(_mean(model, k, heaviest) - _mean(model, k, others))

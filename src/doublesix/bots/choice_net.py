@@ -14,7 +14,8 @@ likeliest tile is the one chosen 70% and 74% of the time.
 
 ``NetModel`` weighs a sampled deal by it (in the C core's ``Seen``), one
 network per game kind, and ``NetBot`` (``ismcts-net``, for the arena) is
-``ismcts-fit`` drawing its deals so.
+``ismcts-fit`` drawing its deals so; ``ismcts-net-style`` also asks which
+style of player each other seat is (``fitted.style_mix``).
 """
 
 from __future__ import annotations
@@ -186,16 +187,21 @@ class NetModel(FittedModel):
 
     Call ``prepare`` with the view before a decision's deals are weighed: the network reads
     what everyone saw at each play (``public_rows``). Game kinds without a network are
-    weighed by ``FittedModel``'s logit. With ``styles``, each other seat is one of three
-    players, unknown — as the network says, heaviest first, at random (``STYLES``'s shares,
-    ``fitted.style_mix``) — so that a seat that sheds its heaviest tile is weighed as one.
+    weighed by ``FittedModel``'s logit. With ``styles`` (their prior shares, as ``STYLES``),
+    each other seat is one of three players, unknown — as the network says, heaviest first,
+    at random (``fitted.style_mix``) — so that a seat that sheds its heaviest tile is weighed
+    as one.
     """
 
-    def __init__(self, nets: dict[str, Net], styles: bool = False) -> None:
+    def __init__(
+        self, nets: dict[str, Net], styles: tuple[float, float, float] | None = None
+    ) -> None:
         super().__init__()
         self.nets = nets
-        a, b, c = STYLES
-        self.styles = (math.log(a), math.log(b), math.log(c), HEAVIEST_SLIP) if styles else None
+        self.styles: tuple[float, float, float, float] | None = None
+        if styles is not None:
+            a, b, c = styles
+            self.styles = (math.log(a), math.log(b), math.log(c), HEAVIEST_SLIP)
         """``Seen``'s ``styles``: the logs of the styles' shares and the slip, or None."""
         self.net: Net | None = None
         self.rows: dict[int, Public] = {}
@@ -249,7 +255,7 @@ class NetBot(IsmctsFitBot):
         rng: random.Random,
         nets: dict[str, Net],
         ms_per_move: float = 100.0,
-        styles: bool = False,
+        styles: tuple[float, float, float] | None = None,
     ) -> None:
         self.net_model = NetModel(nets, styles)
         super().__init__(rng, ms_per_move, self.net_model)
@@ -282,6 +288,20 @@ def _make(rng: random.Random) -> NetBot:
 @register("ismcts-net-style", table=False, ms=100.0)
 def _make_style(rng: random.Random) -> NetBot:
     """``ismcts-net`` asking which style of player each seat is (``NetModel``'s ``styles``)."""
-    bot = NetBot(rng, nets(), styles=True)
+    bot = NetBot(rng, nets(), styles=STYLES)
     bot.name = "ismcts-net-style"
+    return bot
+
+
+WARY = (0.96, 0.02, 0.02)
+"""``ismcts-net-style96``'s prior shares of the styles: ``STYLES``'s 15% on a heaviest-first
+seat pulls an expert-like seat's deals away from the network's weights; a ``greedy`` seat
+shows itself in a few plays at a smaller prior too."""
+
+
+@register("ismcts-net-style96", table=False, ms=100.0)
+def _make_wary(rng: random.Random) -> NetBot:
+    """``ismcts-net-style`` with ``WARY``'s prior."""
+    bot = NetBot(rng, nets(), styles=WARY)
+    bot.name = "ismcts-net-style96"
     return bot
