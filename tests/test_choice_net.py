@@ -196,5 +196,9 @@ def test_a_network_or_public_row_out_of_shape_is_refused() -> None:
         core.Seen(*args, [(0, 128, 0, 0)], (w1, b1, w2))
     with pytest.raises(ValueError, match="public"):
         core.Seen(*args, [(0, 0, 0)], (w1, b1, w2))
+    with pytest.raises(TypeError):
+        core.Seen(*args, None, None, (-0.1, -2.0, -2.0))  # the slip missing
+    with pytest.raises(ValueError, match="styles: the slip is a chance"):
+        core.Seen(*args, None, None, (-0.1, -2.0, -2.0, 1.0))
     seen = core.Seen(*args, [(0, 0, 0, 0)], (w1, b1, w2))
     assert seen.log_likelihood([0, 1 << kept, 0, 0], [[], [], [], []]) < 0.0  # a choice of two

@@ -199,10 +199,10 @@ class NetModel(FittedModel):
         super().__init__()
         self.nets = nets
         self.styles: tuple[float, float, float, float] | None = None
+        """``Seen``'s ``styles``: the logs of the styles' shares and the slip, or None."""
         if styles is not None:
             a, b, c = styles
             self.styles = (math.log(a), math.log(b), math.log(c), HEAVIEST_SLIP)
-        """``Seen``'s ``styles``: the logs of the styles' shares and the slip, or None."""
         self.net: Net | None = None
         self.rows: dict[int, Public] = {}
 
