@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -93,22 +94,30 @@ def test_features_read_the_chooser_s_hand_and_the_table() -> None:
     assert five[9] == 3 / 7
 
 
+def _deals(
+    name: str, players: int, seeds: int, every: int, count: int
+) -> Iterator[tuple[SeatView, Knowledge, list[Sample]]]:
+    """Views of rounds of random play (every ``every``-th later view of ``seeds`` games), each
+    with its knowledge and ``count`` deals drawn for it."""
+    for seed in range(seeds):
+        later, _ = _game(name, players, seed)
+        for view in later[::every]:
+            k = infer(view)
+            sampler = Sampler(k, random.Random(seed))
+            yield view, k, [sampler.sample() for _ in range(count)]
+
+
 @pytest.mark.parametrize("styles", [False, True])
 @pytest.mark.parametrize(("name", "players"), KINDS)
 def test_both_cores_weigh_every_deal_alike(name: str, players: int, styles: bool) -> None:
     kind = f"{name}-{players}"
     model = NetModel({kind: _net(players)}, STYLES if styles else None)
     weighed = 0
-    for seed in range(8):
-        later, _ = _game(name, players, seed)
-        for view in later[::2]:
-            model.prepare(view)
-            k = infer(view)
-            sampler = Sampler(k, random.Random(seed))
-            for _ in range(40):
-                s = sampler.sample()
-                assert model.log_likelihood(k, s) == model.mirrored(k, s)
-                weighed += len(k.decisions)
+    for view, k, deals in _deals(name, players, 8, 2, 40):
+        model.prepare(view)
+        for s in deals:
+            assert model.log_likelihood(k, s) == model.mirrored(k, s)
+            weighed += len(k.decisions)
     assert weighed > 300
 
 
@@ -125,18 +134,13 @@ def test_a_kind_without_a_network_is_weighed_by_the_logit() -> None:
 
 def test_without_a_network_the_styles_weigh_as_style_model_does() -> None:
     """The C core's mixture of styles over the logit is ``StyleModel``'s, to the last bit."""
+    model = NetModel({}, STYLES)
     weighed = 0
-    for seed in range(6):
-        later, _ = _game("kozel", 4, seed)
-        model = NetModel({}, STYLES)
-        for view in later[::3]:
-            model.prepare(view)
-            k = infer(view)
-            sampler = Sampler(k, random.Random(seed))
-            for _ in range(20):
-                s = sampler.sample()
-                assert model.log_likelihood(k, s) == StyleModel().log_likelihood(k, s)
-                weighed += 1
+    for view, k, deals in _deals("kozel", 4, 6, 3, 20):
+        model.prepare(view)
+        for s in deals:
+            assert model.log_likelihood(k, s) == StyleModel().log_likelihood(k, s)
+            weighed += 1
     assert weighed > 100
 
 
