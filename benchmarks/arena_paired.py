@@ -15,6 +15,8 @@ deals. Both intervals are normal approximations (1.96 standard errors).
 B on the same deals (same rules, seed and B): NEW's margin in points a round
 minus OLD's, deal by deal, over the deals both played, with its standard
 error over deals — the change, with the deals' luck taken out twice.
+
+Bots are named as they are now (``arena_table.RENAMED``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ import json
 import math
 import sys
 from pathlib import Path
+
+from arena_table import as_named_now
 
 
 def _read(path: Path) -> tuple[dict[str, object], list[str]]:
@@ -52,6 +56,8 @@ def versus(new: Path, old: Path) -> str:
             raise SystemExit(f"{new.name} and {old.name} differ in {field}: not the same deals")
     bots_a, bots_b = a["bots"], b["bots"]
     assert isinstance(bots_a, list) and isinstance(bots_b, list)
+    bots_a = [as_named_now(new.stem, spec) for spec in bots_a]
+    bots_b = [as_named_now(old.stem, spec) for spec in bots_b]
     if bots_a[1] != bots_b[1]:
         raise SystemExit(f"{new.name} and {old.name} play different opponents")
     ma, mb = _margins(deals_a), _margins(deals_b)
@@ -78,7 +84,8 @@ def paired(path: Path) -> str:
     name = ""
     for line in deals:
         r = json.loads(line)["result"]
-        name = f"{r['preset']}-{r['players']} {r['bots'][0]} vs {r['bots'][1]}"
+        a, b = (as_named_now(path.stem, spec) for spec in r["bots"])
+        name = f"{r['preset']}-{r['players']} {a} vs {b}"
         shares.append((r["a_wins"] + 0.5 * r["draws"]) / r["games"])
         margin = r["a_round_points"] - r["b_round_points"]
         margins.append(-margin if r["penalties"] else margin)

@@ -50,26 +50,91 @@ RENAMED = (
         ),
     ),
     (
+        "expert",
+        "ismcts-fit",
+        frozenset(
+            {
+                "draw2-expert-ismcts-tree",
+                "draw2-expert30-greedy-tree",
+                "draw2-net30-expert30",
+                "kozel-expert-ismcts-tree",
+                "kozel-expert100-greedy-s2",
+                "kozel-expert30-expert2026-100-tree",
+                "kozel-expert30-greedy-tree",
+                "kozel-expert300-expert30-tree",
+                "kozel-net30-expert30",
+                "kozel-netstyle30-expert30",
+                "kozel-netstyle96-30-expert30",
+                "round-draw2-c075-100-expert100-s30",
+                "round-draw2-honest100-expert100-s30",
+                "round-draw2-inf100-expert100-s30",
+                "round-draw2-net100-expert100-s30",
+                "round-draw2-pub100-expert100-s30",
+                "round-draw2-pub30-expert30-s30",
+                "round-draw2-pub300-expert300-s30",
+                "round-draw2-s0-100-expert100-s30",
+                "round-draw2-s14-100-expert100-s30",
+                "round-draw2-s6-100-expert100-s30",
+                "round-kozel-c075-100-expert100-s30",
+                "round-kozel-honest100-expert100-s30",
+                "round-kozel-inf100-expert100-s30",
+                "round-kozel-net100-expert100-s30",
+                "round-kozel-pub100-expert100-s30",
+                "round-kozel-pub30-expert30-s30",
+                "round-kozel-pub300-expert300-s30",
+                "round-kozel-s0-100-expert100-s30",
+                "round-kozel-s14-100-expert100-s30",
+                "round-kozel-s6-100-expert100-s30",
+            }
+        ),
+    ),
+    (
         "ismcts-fit",
         "expert",
         frozenset(
             {
                 "block4-ismctsfit100-greedy-native",
-                "draw2-ismctsfit100-expert2026-300-native",
-                "draw2-ismctsfit300-ismctsfit30-native",
-                "kozel-ismctsfit100-expert2026-300-native",
-                "kozel-ismctsfit100-greedy-native",
+            }
+        ),
+    ),
+    (
+        "ismcts-net",
+        "expert",
+        frozenset(
+            {
+                "draw2-net100-expert2026-300",
+                "draw2-net30-expert30",
+                "draw2-net30-greedy",
+                "kozel-net100-expert2026-300",
+                "kozel-net100-greedy",
+                "kozel-net100-greedy-s2",
+                "kozel-net30-expert30",
+                "kozel-net30-greedy",
+                "kozel-net300-net30",
+                "round-draw2-net100-expert100-s30",
+                "round-draw2-net300-net30-s30",
+                "round-kozel-net100-expert100-s30",
+                "round-kozel-net300-net30-s30",
+                "round-kozel-netplay100-net100-s30",
             }
         ),
     ),
 )
-"""Bots read under their present names, as (name in the log, name now, logs): when the tree
-search on its C core (``ismcts-fit`` since commit 12a6ed9) became ``expert`` in commit
-ea01e46, the expert of 2026 (``bots.expert``'s determinised search) became ``expert-2026``.
-The same bot, the same games: ``expert`` at 100 ms against ``greedy`` (seed 1) won, lost and
-scored each of the first five deals of ``benchmarks/kozel-expert100-greedy-check.jsonl`` (kept
-out of ``arena/``: its games are counted there already) as ``ismcts-fit`` did in
-``kozel-ismctsfit100-greedy-native``."""
+"""Bots read under their present names, as (name in the log, name now, logs).
+
+Twice a candidate became ``expert``. In commit ea01e46 the tree search on its C core
+(``ismcts-fit`` since commit 12a6ed9) did, and the expert of 2026 (``bots.expert``'s
+determinised search) became ``expert-2026``: ``expert`` at 100 ms against ``greedy`` (seed 1)
+won, lost and scored each of the first five deals of
+``benchmarks/kozel-expert100-greedy-check.jsonl`` as ``ismcts-fit`` did in
+``kozel-ismctsfit100-greedy-native``. Then ``ismcts-net`` (``ismcts-fit`` weighing its deals
+by a network) did, and the logs where ``expert`` was ``ismcts-fit`` name it so again:
+``expert`` played the first five deals of ``benchmarks/kozel-expert100-greedy-netcheck.jsonl``
+as ``ismcts-net`` did in ``kozel-net100-greedy``. Block has no network, so there ``expert``
+is ``ismcts-fit`` still: it played the first three deals of
+``benchmarks/block4-expert30-greedy-check.jsonl`` as in ``block4-expert30-greedy-tree``, whose
+``expert`` keeps its name, and ``ismcts-fit``'s Block run is ``expert``'s. (The check logs are
+kept out of ``arena/``: their games are counted there already.)"""
 
 
 def as_named_now(log: str, spec: str) -> str:

@@ -8,7 +8,7 @@ decision did by kind. A least-squares fit of the seconds to the counts
 gives the microseconds of each kind: the costs (``COST``) should be in the
 same proportions, and ``UNITS_PER_MS`` the units of one millisecond.
 
-    python benchmarks/calibrate_bots.py --bot expert [--ms 300] [--games 4] [--jobs 3]
+    python benchmarks/calibrate_bots.py --bot expert [--ms 100] [--games 4] [--jobs 3]
         [--games-of kozel,draw-2]
 
 It prints the fit, then per preset the CPU time of a decision against its
@@ -37,7 +37,8 @@ KINDS = [f.name for f in fields(Work)]
 Row = tuple[str, tuple[int, ...], float]
 
 CONSTANTS: dict[str, tuple[Work, int]] = {
-    "expert": (expert.COST, expert.UNITS_PER_MS),
+    "expert": (choice_net.NET_COST, ismcts.UNITS_PER_MS),
+    "expert-2026": (expert.COST, expert.UNITS_PER_MS),
     "pimc": (pimc.COST, pimc.UNITS_PER_MS),
     "ismcts": (ismcts.COST, ismcts.UNITS_PER_MS),
     "ismcts-fit": (fitted.ISMCTS_FIT_COST, ismcts.UNITS_PER_MS),
@@ -114,7 +115,7 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bot", choices=sorted(CONSTANTS), default="expert")
-    parser.add_argument("--ms", type=float, default=300.0)
+    parser.add_argument("--ms", type=float, default=100.0)
     parser.add_argument("--games", type=int, default=4, help="games per preset")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--fraction", type=float, default=0.9)

@@ -19,6 +19,18 @@ def test_a_log_gives_shares_and_margins_over_deals(capsys: pytest.CaptureFixture
     assert "A's share" in out and "points a round" in out
 
 
+def test_the_bots_are_named_as_they_are_now(capsys: pytest.CaptureFixture[str]) -> None:
+    """``ismcts-net`` is ``expert`` now, and the ``expert`` it played then ``ismcts-fit``."""
+    paired = benchmark_script("arena_paired")
+    assert paired.main([str(ARENA / "kozel-net30-expert30.jsonl")]) == 0
+    assert capsys.readouterr().out.startswith("kozel-4 expert:30 vs ismcts-fit:30: 200 deals")
+    new, old = ARENA / "kozel-net100-greedy-s2.jsonl", ARENA / "kozel-expert100-greedy-s2.jsonl"
+    assert paired.main(["--versus", str(new), str(old)]) == 0
+    assert capsys.readouterr().out.startswith(
+        "expert:100 instead of ismcts-fit:100 against greedy, 200 deals: margin"
+    )
+
+
 def test_two_runs_on_the_same_deals_give_the_change_of_margin(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

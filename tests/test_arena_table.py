@@ -13,8 +13,8 @@ from doublesix.bots import BUDGETS
 ARENA = BENCHMARKS / "arena"
 
 
-def _levels(specs: list[str]) -> set[str]:
-    return {spec.partition(":")[0] for spec in specs}
+def _levels(specs: list[str]) -> list[str]:
+    return [spec.partition(":")[0] for spec in specs]
 
 
 def test_the_renamed_bots_are_read_under_their_present_names() -> None:
@@ -22,14 +22,22 @@ def test_the_renamed_bots_are_read_under_their_present_names() -> None:
     for old, new, logs in table.RENAMED:
         for stem in logs:
             path = ARENA / f"{stem}.jsonl"
-            assert old in _levels(json.loads(path.read_text().splitlines()[0])["bots"]), stem
+            recorded = _levels(json.loads(path.read_text().splitlines()[0])["bots"])
+            assert old in recorded, stem
             header, deals = table.played(path)
-            assert new in _levels(header["bots"]) and old not in _levels(header["bots"]), stem
-            assert deals and all(new in _levels(d.bots) for d in deals.values()), stem
+            sides = [i for i, level in enumerate(recorded) if level == old]
+            assert all(_levels(header["bots"])[i] == new for i in sides), stem
+            assert deals, stem
+            assert all(_levels(list(d.bots))[i] == new for d in deals.values() for i in sides), stem
     assert table.as_named_now("kozel-expert-pimc", "expert") == "expert-2026"
     assert table.as_named_now("kozel-expert-pimc", "pimc") == "pimc"
-    assert table.as_named_now("kozel-ismctsfit100-greedy-native", "ismcts-fit:100") == "expert:100"
-    assert table.as_named_now("kozel-expert30-greedy-tree", "expert:30") == "expert:30"
+    fit = "ismcts-fit:100"
+    assert table.as_named_now("kozel-ismctsfit100-greedy-native", fit) == fit
+    assert table.as_named_now("block4-ismctsfit100-greedy-native", fit) == "expert:100"
+    assert table.as_named_now("kozel-expert30-greedy-tree", "expert:30") == "ismcts-fit:30"
+    assert table.as_named_now("block4-expert30-greedy-tree", "expert:30") == "expert:30"
+    assert table.as_named_now("kozel-net30-expert30", "ismcts-net:30") == "expert:30"
+    assert table.as_named_now("kozel-net30-expert30", "expert:30") == "ismcts-fit:30"
 
 
 def test_the_default_budgets_are_the_choice_of_the_arena_logs() -> None:

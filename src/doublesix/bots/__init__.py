@@ -1,15 +1,16 @@
 """Bots: each decides from its seat's view only (see ``doublesix.rules.view``).
 
 Levels a table offers (``table_bots()``): ``random``, ``greedy``, ``medium``,
-``pimc``, ``expert`` (an information-set tree search, ``fitted``, ``ismcts``).
+``pimc``, ``expert`` (an information-set tree search weighing its deals by a
+network's model of the others' choices, ``choice_net``, ``fitted``, ``ismcts``).
 ``omniscient`` (sees every hand), ``expert-2026`` (the expert of 2026, a
 determinised search, frozen as a yardstick) and the candidates (``ismcts``;
-``ismcts-fit``, the expert under its earlier name; ``expert-fit`` and
+``ismcts-fit``, the expert before the network, and ``expert-fit`` and
 ``ismcts-style``/``ismcts-style-play``, which weigh deals by a fitted model of
-the others, ``fitted``; ``ismcts-net``, which weighs them by a network's model
-of the others, ``choice_net``; ``expert-race``, which stops valuing beaten moves,
-``racing``) are for the arena only (``MEASUREMENT_BOTS``); ``make_bot`` makes
-any of them.
+the others, ``fitted``; ``ismcts-net``, the expert under its earlier name, and
+``ismcts-net-style``/``ismcts-net-style96``, ``choice_net``; ``expert-race``,
+which stops valuing beaten moves, ``racing``) are for the arena only
+(``MEASUREMENT_BOTS``); ``make_bot`` makes any of them.
 """
 
 from doublesix.bots import choice_net, expert, fitted, ismcts, medium, omniscient, pimc, racing

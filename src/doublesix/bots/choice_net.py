@@ -6,16 +6,17 @@ network with one layer of 16 tanh units on fourteen features of a tile —
 those four and what the chooser saw of the table then: the unseen tiles of
 the number it opens and of the other end, whether its next seat or its
 partner was known to lack them, its hand's size and doubles, the boneyard —
-to ``expert``'s own choices. On choices it did not see (a mean
+to the choices of ``ismcts-fit`` (``expert`` then). On choices it did not see (a mean
 log-likelihood, ``benchmarks/choice_model.log``) it scores -0.639 a Kozel
 choice and -0.602 a Draw-2 one, against -0.792 and -0.921 for the logit
 refitted on the same games and -0.983 and -1.053 for a uniform choice: its
 likeliest tile is the one chosen 70% and 74% of the time.
 
 ``NetModel`` weighs a sampled deal by it (in the C core's ``Seen``), one
-network per game kind, and ``NetBot`` (``ismcts-net``, for the arena) is
-``ismcts-fit`` drawing its deals so; ``ismcts-net-style`` also asks which
-style of player each other seat is (``fitted.style_mix``).
+network per game kind, and ``NetBot`` (``ismcts-net``, the table's ``expert``)
+is ``ismcts-fit`` drawing its deals so; in Block, which has no network, it is
+``ismcts-fit`` itself. ``ismcts-net-style`` also asks which style of player
+each other seat is (``fitted.style_mix``).
 """
 
 from __future__ import annotations
@@ -283,6 +284,20 @@ def nets() -> dict[str, Net]:
 @register("ismcts-net", table=False, ms=100.0)
 def _make(rng: random.Random) -> NetBot:
     return NetBot(rng, nets())
+
+
+EXPERT_MS = 30.0
+"""``expert``'s budget per move at a table (README: "Default budgets")."""
+
+
+@register("expert", ms=EXPERT_MS)
+def _make_level(rng: random.Random) -> NetBot:
+    """The table's strongest level: ``ismcts-net``, shown stronger than ``ismcts-fit`` (the
+    expert before it) at the table's budget (README: "Strength that grows with time"), under
+    the level's name."""
+    bot = NetBot(rng, nets(), EXPERT_MS)
+    bot.name = "expert"
+    return bot
 
 
 @register("ismcts-net-style", table=False, ms=100.0)

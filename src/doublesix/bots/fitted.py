@@ -318,19 +318,6 @@ def _make_ismcts(rng: random.Random) -> IsmctsFitBot:
     return IsmctsFitBot(rng)
 
 
-EXPERT_MS = 30.0
-"""``expert``'s budget per move at a table (README: "Default budgets")."""
-
-
-@register("expert", ms=EXPERT_MS)
-def _make_level(rng: random.Random) -> IsmctsFitBot:
-    """The table's strongest level: ``ismcts-fit``, shown stronger than the expert of 2026
-    (README: "Strength that grows with time"), under the level's name."""
-    bot = IsmctsFitBot(rng, EXPERT_MS)
-    bot.name = "expert"
-    return bot
-
-
 @register("ismcts-style", table=False, ms=100.0)
 def _make_style(rng: random.Random) -> IsmctsStyleBot:
     return IsmctsStyleBot(rng)
