@@ -3,10 +3,10 @@
 Usage (the README's figures)::
 
     nice -n 10 .venv/bin/python benchmarks/ismcts_arena.py --preset kozel --games 100 \
-        --ms 30 --ismcts-ms 55 --jobs 1 --log benchmarks/arena/kozel-expert-ismcts-tree.jsonl
+        --ms 30 --ismcts-ms 25 --jobs 1 --log benchmarks/arena/kozel-expertnet-ismcts.jsonl
     nice -n 10 .venv/bin/python benchmarks/ismcts_arena.py --preset draw --players 2 \
-        --games 100 --ms 30 --ismcts-ms 55 --jobs 1 \
-        --log benchmarks/arena/draw2-expert-ismcts-tree.jsonl
+        --games 100 --ms 30 --ismcts-ms 25 --jobs 1 \
+        --log benchmarks/arena/draw2-expertnet-ismcts.jsonl
 
 The arena (``doublesix.bots.arena``) plays every deal in both seatings and
 gives the win rate with Wilson's interval; ``--log`` keeps each deal and
@@ -23,11 +23,13 @@ constant is 20 points, the final move the most visited. Its number of
 simulations follows its CPU time: after each search the rate of the last
 searches sets how many fit in the budget, so that its mean CPU time per
 decision is its budget (the arena prints both bots' mean). ``expert``
-counts its budget in work, calibrated on a faster machine than the one the
-README's runs had: at its 30 ms it took some 55 ms a decision there, so
-ISMCTS was given 55 ms (``--ismcts-ms``). The runs before ``expert`` was the
-tree search (``kozel-expert-ismcts``, ``draw2-expert-ismcts``: the expert of
-2026 at 100 ms against ISMCTS at 150 ms) replay from commit ea01e46's parent.
+counts its budget in work: at its 30 ms it takes some 23 ms a decision on
+the machine of the README's runs, so ISMCTS was given 25 ms
+(``--ismcts-ms``). The runs of the experts before (``kozel-expert-ismcts-tree``,
+``draw2-expert-ismcts-tree``: ``ismcts-fit`` at 30 ms against ISMCTS at 55 ms
+on a slower machine; ``kozel-expert-ismcts``, ``draw2-expert-ismcts``: the
+expert of 2026 at 100 ms against ISMCTS at 150 ms) replay from commit
+77ec0df and from commit ea01e46's parent.
 """
 
 from __future__ import annotations
