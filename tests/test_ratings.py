@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -111,3 +112,15 @@ def test_bot_ratings_are_the_fit_of_the_arena_logs() -> None:
         assert BOT_RATINGS[level].sigma == max(25, round(se)), level
     assert BOT_RATINGS["expert"].mu > BOT_RATINGS["pimc"].mu > BOT_RATINGS["medium"].mu
     assert BOT_RATINGS["medium"].mu > BOT_RATINGS["greedy"].mu > BOT_RATINGS["random"].mu
+
+
+def test_the_runs_left_out_of_the_bot_ratings_are_named_and_the_rest_count() -> None:
+    """``MYPYC_CORE`` names ``ismcts-fit``'s logs of then, and single rounds never count."""
+    module = benchmark_script("bot_ratings")
+    for stem in module.MYPYC_CORE:
+        header = json.loads((module.ARENA / f"{stem}.jsonl").read_text().splitlines()[0])
+        assert "ismcts-fit" in {spec.partition(":")[0] for spec in header["bots"]}, stem
+    counted = {m.log for m in module.matches()}
+    assert not counted & module.MYPYC_CORE
+    assert not {stem for stem in counted if stem.startswith("round-")}
+    assert {"kozel-net30-expert30", "kozel-ismctsfit100-greedy-native"} <= counted
