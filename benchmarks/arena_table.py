@@ -56,6 +56,7 @@ RENAMED = (
             {
                 "draw2-expert-ismcts-tree",
                 "draw2-expert30-greedy-tree",
+                "block4-expert30-greedy-tree",
                 "draw2-net30-expert30",
                 "kozel-expert-ismcts-tree",
                 "kozel-expert100-greedy-s2",
@@ -89,40 +90,42 @@ RENAMED = (
         ),
     ),
     (
-        "ismcts-fit",
         "expert",
+        "ismcts-net",
         frozenset(
             {
-                "block4-ismctsfit100-greedy-native",
+                "draw2-expert300-expert30-net",
+                "draw2-expertnet-ismcts",
+                "draw2-netread30-expert30",
+                "kozel-expert300-expert30-net-s20",
+                "kozel-expertnet-ismcts",
+                "kozel-netread30-expert30",
+                "round-kozel-b05-expert30-s30",
+                "round-kozel-pb05-expert30-s30",
+                "round-kozel-pool300-expert30-s30",
+                "round-kozel-pool300-expert30-s31",
             }
         ),
     ),
     (
-        "ismcts-net",
+        "ismcts-net-read",
         "expert",
         frozenset(
             {
-                "draw2-net100-expert2026-300",
-                "draw2-net30-expert30",
-                "draw2-net30-greedy",
-                "kozel-net100-expert2026-300",
-                "kozel-net100-greedy",
-                "kozel-net100-greedy-s2",
-                "kozel-net30-expert30",
-                "kozel-net30-greedy",
-                "kozel-net300-net30",
-                "round-draw2-net100-expert100-s30",
-                "round-draw2-net300-net30-s30",
-                "round-kozel-net100-expert100-s30",
-                "round-kozel-net300-net30-s30",
-                "round-kozel-netplay100-net100-s30",
+                "block4-netread30-greedy",
+                "draw2-netread30-expert30",
+                "draw2-netread30-greedy",
+                "kozel-netread30-expert30",
+                "kozel-netread30-greedy",
+                "kozel-netread30-greedy-s2",
+                "kozel-netread300-netread30",
             }
         ),
     ),
 )
 """Bots read under their present names, as (name in the log, name now, logs).
 
-Twice a candidate became ``expert``. In commit ea01e46 the tree search on its C core
+Three times a candidate became ``expert``. In commit ea01e46 the tree search on its C core
 (``ismcts-fit`` since commit 12a6ed9) did, and the expert of 2026 (``bots.expert``'s
 determinised search) became ``expert-2026``: ``expert`` at 100 ms against ``greedy`` (seed 1)
 won, lost and scored each of the first five deals of
@@ -130,11 +133,15 @@ won, lost and scored each of the first five deals of
 ``kozel-ismctsfit100-greedy-native``. Then ``ismcts-net`` (``ismcts-fit`` weighing its deals
 by a network) did, and the logs where ``expert`` was ``ismcts-fit`` name it so again:
 ``expert`` played the first five deals of ``benchmarks/kozel-expert100-greedy-netcheck.jsonl``
-as ``ismcts-net`` did in ``kozel-net100-greedy``. Block has no network, so there ``expert``
-is ``ismcts-fit`` still: it played the first three deals of
-``benchmarks/block4-expert30-greedy-check.jsonl`` as in ``block4-expert30-greedy-tree``, whose
-``expert`` keeps its name, and ``ismcts-fit``'s Block run is ``expert``'s. (The check logs are
-kept out of ``arena/``: their games are counted there already.)"""
+as ``ismcts-net`` did in ``kozel-net100-greedy`` (in Block, which has no network, it was
+``ismcts-fit`` still: ``benchmarks/block4-expert30-greedy-check.jsonl``). Then
+``ismcts-net-read`` (``ismcts-net`` reading each seat's style of play, from the game's
+earlier rounds first) did, and the logs where ``expert`` was ``ismcts-net`` name it so again:
+``expert`` played the first five Kozel deals of
+``benchmarks/kozel-expert30-greedy-readcheck.jsonl`` and the first three Block deals of
+``benchmarks/block4-expert30-greedy-readcheck.jsonl`` as ``ismcts-net-read`` did in
+``kozel-netread30-greedy`` and ``block4-netread30-greedy``. (The check logs are kept out of
+``arena/``: their games are counted there already.)"""
 
 
 def as_named_now(log: str, spec: str) -> str:

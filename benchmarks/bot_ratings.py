@@ -16,9 +16,10 @@ Runs of a searching bot below its table budget (``pimc:30``) are left out:
 a table's bots think that long a move, and the longer runs lie within one
 interval of the table budget's (README, "Default budgets"). ``omniscient``
 never sits at a table; ``expert-2026``, the table's ``expert`` until the tree
-search took the name, and ``ismcts-fit``, that tree search until it weighed
-its deals by a network, no longer do, but their runs (at their table budget
-of then, 100 and 30 ms, or more) still link the levels they played
+search took the name, ``ismcts-fit``, that tree search until it weighed its
+deals by a network, and ``ismcts-net``, that network's search until it read
+each seat's style of play, no longer do, but their runs (at their table
+budget of then, 100, 30 and 30 ms, or more) still link the levels they played
 (``LINKS``): they are fitted with them, and left out of ``BOT_RATINGS``.
 Single rounds (``--target round``) measure a round, not a game: left out too.
 
@@ -37,7 +38,7 @@ from doublesix.bots import BUDGETS, table_bots
 
 ARENA = Path(__file__).parent / "arena"
 ANCHOR = ("medium", 1500.0)
-LINKS = {"expert-2026": 100.0, "ismcts-fit": 30.0}
+LINKS = {"expert-2026": 100.0, "ismcts-fit": 30.0, "ismcts-net": 30.0}
 """Levels fitted for the runs that link the table's levels, with their table budget of then."""
 MYPYC_CORE = frozenset(
     {

@@ -20,14 +20,17 @@ def test_a_log_gives_shares_and_margins_over_deals(capsys: pytest.CaptureFixture
 
 
 def test_the_bots_are_named_as_they_are_now(capsys: pytest.CaptureFixture[str]) -> None:
-    """``ismcts-net`` is ``expert`` now, and the ``expert`` it played then ``ismcts-fit``."""
+    """``ismcts-net-read`` is ``expert`` now, the ``expert`` it played then ``ismcts-net``,
+    and the ``expert`` that ``ismcts-net`` played before ``ismcts-fit``."""
     paired = benchmark_script("arena_paired")
+    assert paired.main([str(ARENA / "kozel-netread30-expert30.jsonl")]) == 0
+    assert capsys.readouterr().out.startswith("kozel-4 expert:30 vs ismcts-net:30: 200 deals")
     assert paired.main([str(ARENA / "kozel-net30-expert30.jsonl")]) == 0
-    assert capsys.readouterr().out.startswith("kozel-4 expert:30 vs ismcts-fit:30: 200 deals")
-    new, old = ARENA / "kozel-net100-greedy-s2.jsonl", ARENA / "kozel-expert100-greedy-s2.jsonl"
+    assert capsys.readouterr().out.startswith("kozel-4 ismcts-net:30 vs ismcts-fit:30: 200 deals")
+    new, old = ARENA / "kozel-netread30-greedy.jsonl", ARENA / "kozel-net30-greedy.jsonl"
     assert paired.main(["--versus", str(new), str(old)]) == 0
     assert capsys.readouterr().out.startswith(
-        "expert:100 instead of ismcts-fit:100 against greedy, 200 deals: margin"
+        "expert:30 instead of ismcts-net:30 against greedy, 200 deals: margin"
     )
 
 

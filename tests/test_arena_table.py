@@ -33,11 +33,14 @@ def test_the_renamed_bots_are_read_under_their_present_names() -> None:
     assert table.as_named_now("kozel-expert-pimc", "pimc") == "pimc"
     fit = "ismcts-fit:100"
     assert table.as_named_now("kozel-ismctsfit100-greedy-native", fit) == fit
-    assert table.as_named_now("block4-ismctsfit100-greedy-native", fit) == "expert:100"
+    assert table.as_named_now("block4-ismctsfit100-greedy-native", fit) == fit
     assert table.as_named_now("kozel-expert30-greedy-tree", "expert:30") == "ismcts-fit:30"
-    assert table.as_named_now("block4-expert30-greedy-tree", "expert:30") == "expert:30"
-    assert table.as_named_now("kozel-net30-expert30", "ismcts-net:30") == "expert:30"
+    assert table.as_named_now("block4-expert30-greedy-tree", "expert:30") == "ismcts-fit:30"
+    assert table.as_named_now("kozel-net30-expert30", "ismcts-net:30") == "ismcts-net:30"
     assert table.as_named_now("kozel-net30-expert30", "expert:30") == "ismcts-fit:30"
+    assert table.as_named_now("kozel-netread30-expert30", "ismcts-net-read:30") == "expert:30"
+    assert table.as_named_now("kozel-netread30-expert30", "expert:30") == "ismcts-net:30"
+    assert table.as_named_now("draw2-expert300-expert30-net", "expert:300") == "ismcts-net:300"
 
 
 def test_the_default_budgets_are_the_choice_of_the_arena_logs() -> None:

@@ -41,6 +41,7 @@ FAST = {
     "ismcts-net": 3.0,
     "ismcts-net-style": 3.0,
     "ismcts-net-style96": 3.0,
+    "ismcts-net-read": 3.0,
     "pimc": 3.0,
     "omniscient": 3.0,
 }
@@ -58,6 +59,7 @@ DECIDING = [
     "ismcts-net",
     "ismcts-net-style",
     "ismcts-net-style96",
+    "ismcts-net-read",
     "expert-race",
 ]
 """The levels that think about the hidden hands: each is tested for honesty and determinism."""
@@ -79,7 +81,7 @@ def test_registry_levels_and_measurement_only() -> None:
     assert {"random", "greedy", "medium", "pimc", "expert", "omniscient"} <= set(BOTS)
     candidates = {"ismcts", "expert-fit", "ismcts-fit", "expert-race"}
     candidates |= {"ismcts-style", "ismcts-style-play", "ismcts-net", "ismcts-net-style"}
-    candidates |= {"ismcts-net-style96"}
+    candidates |= {"ismcts-net-style96", "ismcts-net-read"}
     assert {"omniscient", *candidates} <= MEASUREMENT_BOTS
     assert not {"omniscient", *candidates} & set(table_bots())
     assert table_bots()[:2] == ["random", "greedy"]

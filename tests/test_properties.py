@@ -384,8 +384,8 @@ def check_views(game: Game) -> None:
         if not over:
             others = {t for s in range(game.ruleset.players) if s != seat for t in rnd.hand(s)}
             # the lead draws (R21) are public and then shuffled back, and the hands of earlier
-            # rounds' results were shown to everyone (R25): they name no holder of this round
-            now = dataclasses.replace(view, lead_draws=(), past_results=())
+            # rounds were shown to everyone (R25): they name no holder of this round
+            now = dataclasses.replace(view, lead_draws=(), past_results=(), past_rounds=())
             assert not others & set(view_tiles(now))
             assert view.revealed_hands is None
         for mine, real in zip(view.events, rnd.events, strict=True):

@@ -50,6 +50,6 @@ class Seen:
         noise: float,
         public: Sequence[tuple[int, int, int, int]] | None = None,
         net: tuple[Sequence[float], Sequence[float], Sequence[float]] | None = None,
-        styles: tuple[float, float, float, float] | None = None,
+        styles: tuple[Sequence[tuple[float, float, float]], float] | None = None,
     ) -> None: ...
     def log_likelihood(self, hands: Sequence[int], groups: Sequence[Sequence[int]]) -> float: ...

@@ -13,10 +13,11 @@ refitted on the same games and -0.983 and -1.053 for a uniform choice: its
 likeliest tile is the one chosen 70% and 74% of the time.
 
 ``NetModel`` weighs a sampled deal by it (in the C core's ``Seen``), one
-network per game kind, and ``NetBot`` (``ismcts-net``, the table's ``expert``)
-is ``ismcts-fit`` drawing its deals so; in Block, which has no network, it is
-``ismcts-fit`` itself. ``ismcts-net-style`` also asks which style of player
-each other seat is (``fitted.style_mix``).
+network per game kind, and ``NetBot`` (``ismcts-net``) is ``ismcts-fit``
+drawing its deals so; in Block, which has no network, it is ``ismcts-fit``
+itself. ``ismcts-net-style`` also asks which style of player each other seat
+is (``fitted.style_mix``), and the table's ``expert`` reads each seat's
+style from the game's earlier rounds first (``reading``).
 """
 
 from __future__ import annotations
@@ -42,10 +43,12 @@ from doublesix.bots.fitted import (
     style_mix,
 )
 from doublesix.bots.inference import Decision, Group, Knowledge, ends_after, remove_played, void_of
+from doublesix.bots.reading import Chance, LogShares, seat_styles
 from doublesix.bots.sampler import Sample
 from doublesix.bots.tables import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 from doublesix.rules.moves import Draw, Move, Pass, Play
-from doublesix.rules.view import HiddenDraw, SeatView
+from doublesix.rules.ruleset import Ruleset
+from doublesix.rules.view import HiddenDraw, PlayedRound, PublicEvent, SeatView
 from doublesix.tiles import ALL
 
 if TYPE_CHECKING:
@@ -77,20 +80,27 @@ def load(path: str | Path) -> dict[str, Net]:
 
 
 def public_rows(view: SeatView) -> dict[int, Public]:
-    """Per event index of a play, what everyone saw just before it (``Public``).
+    """Per event index of a play of the round, what everyone saw just before it (``Public``)."""
+    return rows_of(view.ruleset, view.events, view.boneyard_count)
+
+
+def rows_of(
+    ruleset: Ruleset, events: Sequence[PublicEvent], boneyard_left: int
+) -> dict[int, Public]:
+    """``public_rows`` of a round's ``events``, ``boneyard_left`` tiles left in the boneyard.
 
     The voids are read as ``infer`` reads them for the seats it does not see, here for
     every seat: each seat's hidden tiles in groups, a pass or a draw forbidding the ends.
     """
-    n = view.ruleset.players
-    groups = [[Group(view.ruleset.hand_size, 0, -1)] for _ in range(n)]
-    boneyard = view.boneyard_count + sum(isinstance(e, Draw | HiddenDraw) for e in view.events)
+    n = ruleset.players
+    groups = [[Group(ruleset.hand_size, 0, -1)] for _ in range(n)]
+    boneyard = boneyard_left + sum(isinstance(e, Draw | HiddenDraw) for e in events)
     played = 0
     left = right = -1
     last_draw_seat = -1
     rows: dict[int, Public] = {}
 
-    for i, e in enumerate(view.events):
+    for i, e in enumerate(events):
         if isinstance(e, Play):
             s = e.seat
             partner = void_of(groups[(s + 2) % n]) if n == 4 else 0
@@ -191,19 +201,25 @@ class NetModel(FittedModel):
     weighed by ``FittedModel``'s logit. With ``styles`` (their prior shares, as ``STYLES``),
     each other seat is one of three players, unknown — as the network says, heaviest first,
     at random (``fitted.style_mix``) — so that a seat that sheds its heaviest tile is weighed
-    as one.
+    as one; with ``remember`` too, each seat's shares are first read from the game's earlier
+    rounds (``reading.seat_styles``).
     """
 
     def __init__(
-        self, nets: dict[str, Net], styles: tuple[float, float, float] | None = None
+        self,
+        nets: dict[str, Net],
+        styles: tuple[float, float, float] | None = None,
+        remember: bool = False,
     ) -> None:
         super().__init__()
         self.nets = nets
-        self.styles: tuple[float, float, float, float] | None = None
-        """``Seen``'s ``styles``: the logs of the styles' shares and the slip, or None."""
+        self.prior: LogShares | None = None
         if styles is not None:
             a, b, c = styles
-            self.styles = (math.log(a), math.log(b), math.log(c), HEAVIEST_SLIP)
+            self.prior = (math.log(a), math.log(b), math.log(c))
+        self.remember = remember
+        self.seat_styles: list[LogShares] = []
+        """Per seat, the logs of its styles' shares for this decision (with ``styles``)."""
         self.net: Net | None = None
         self.rows: dict[int, Public] = {}
 
@@ -211,25 +227,42 @@ class NetModel(FittedModel):
         self.net = self.nets.get(f"{view.ruleset.preset}-{view.ruleset.players}")
         self.rows = public_rows(view) if self.net is not None else {}
         self.seen_by = None
+        if self.prior is None:
+            return
+        if self.remember:
+            self.seat_styles = seat_styles(
+                view.ruleset, view.past_rounds, view.seat, self.prior, HEAVIEST_SLIP, self
+            )
+        else:
+            self.seat_styles = [self.prior] * view.ruleset.players
 
     def native_seen(self, k: Knowledge) -> _native.Seen:
+        styles = None if self.prior is None else (self.seat_styles, HEAVIEST_SLIP)
         if self.net is None:
-            return self.seen_of(k, styles=self.styles)
-        return self.seen_of(k, [self.rows[d.index] for d in k.decisions], self.net, self.styles)
+            return self.seen_of(k, styles=styles)
+        return self.seen_of(k, [self.rows[d.index] for d in k.decisions], self.net, styles)
 
     def mirrored(self, k: Knowledge, sample: Sample) -> float:
-        if self.styles is None:
+        if self.prior is None:
             return super().mirrored(k, sample)
-        a, b, c, slip = self.styles
-        return style_mix(self, k, sample, (a, b, c), slip)[0]
+        return style_mix(self, k, sample, self.seat_styles, HEAVIEST_SLIP)[0]
+
+    def chance_in(self, ruleset: Ruleset, played: PlayedRound) -> Chance:
+        net = self.nets.get(f"{ruleset.preset}-{ruleset.players}")
+        if net is None:
+            return lambda d, hand, playable: FittedModel.log_p(self, d, hand, playable)
+        rows = rows_of(ruleset, played.events, played.boneyard_count)
+        return lambda d, hand, playable: self.net_log_p(net, d, hand, playable, rows[d.index])
 
     def log_p(self, d: Decision, hand: int, playable: int) -> float:
         if self.net is None:
             return super().log_p(d, hand, playable)
-        scores = {
-            t: score(self.net, x)
-            for t, x in features(hand, playable, d.left, d.right, self.rows[d.index])
-        }
+        return self.net_log_p(self.net, d, hand, playable, self.rows[d.index])
+
+    def net_log_p(self, net: Net, d: Decision, hand: int, playable: int, public: Public) -> float:
+        """The log of the chance of the choice ``d`` from ``hand`` by ``net``, ``public`` what
+        everyone saw then."""
+        scores = {t: score(net, x) for t, x in features(hand, playable, d.left, d.right, public)}
         return log_chance(scores, d.tile, self.noise)
 
 
@@ -257,8 +290,9 @@ class NetBot(IsmctsFitBot):
         nets: dict[str, Net],
         ms_per_move: float = 100.0,
         styles: tuple[float, float, float] | None = None,
+        remember: bool = False,
     ) -> None:
-        self.net_model = NetModel(nets, styles)
+        self.net_model = NetModel(nets, styles, remember)
         super().__init__(rng, ms_per_move, self.net_model)
 
     def choose(self, view: SeatView) -> Move:
@@ -290,14 +324,25 @@ EXPERT_MS = 30.0
 """``expert``'s budget per move at a table (README: "Default budgets")."""
 
 
+def _reading(rng: random.Random, name: str) -> NetBot:
+    bot = NetBot(rng, nets(), EXPERT_MS, styles=STYLES, remember=True)
+    bot.name = name
+    return bot
+
+
 @register("expert", ms=EXPERT_MS)
 def _make_level(rng: random.Random) -> NetBot:
-    """The table's strongest level: ``ismcts-net``, shown stronger than ``ismcts-fit`` (the
-    expert before it) at the table's budget (README: "Strength that grows with time"), under
-    the level's name."""
-    bot = NetBot(rng, nets(), EXPERT_MS)
-    bot.name = "expert"
-    return bot
+    """The table's strongest level: ``ismcts-net`` asking which style of player each seat is,
+    read first from the game's earlier rounds (``reading``): shown stronger than
+    ``ismcts-net`` (the expert before it) at the table's budget and against ``greedy``
+    (README: "Strength that grows with time"), under the level's name."""
+    return _reading(rng, "expert")
+
+
+@register("ismcts-net-read", table=False, ms=EXPERT_MS)
+def _make_reading(rng: random.Random) -> NetBot:
+    """``expert`` under the name its runs before it took the level's were played by."""
+    return _reading(rng, "ismcts-net-read")
 
 
 @register("ismcts-net-style", table=False, ms=100.0)

@@ -119,7 +119,7 @@ class FittedModel(OpponentModel):
         k: Knowledge,
         public: Sequence[tuple[int, int, int, int]] | None = None,
         net: tuple[Sequence[float], Sequence[float], Sequence[float]] | None = None,
-        styles: tuple[float, float, float, float] | None = None,
+        styles: tuple[Sequence[tuple[float, float, float]], float] | None = None,
     ) -> _native.Seen:
         """``Seen`` of ``k``'s plays, with the logit's weights (and a network's, if given; and
         each seat's choices mixed over the styles of players, if given: ``style_mix``'s
@@ -191,7 +191,7 @@ class StyleModel(FittedModel):
         noise: float = NOISE,
     ) -> None:
         super().__init__(weights, noise)
-        self.log_styles = [math.log(x) for x in styles]
+        self.log_styles = (math.log(styles[0]), math.log(styles[1]), math.log(styles[2]))
         self.slip = slip
         self.play = play
         """Whether the search plays each deal's heaviest-first seats as such (``weigh``)."""
@@ -202,20 +202,21 @@ class StyleModel(FittedModel):
     def weigh(self, k: Knowledge, sample: Sample) -> tuple[float, int]:
         """The deal's log-likelihood, and (if ``play``) the seats more likely heaviest-first than
         not in this deal."""
-        return style_mix(self, k, sample, self.log_styles, self.slip, self.play)
+        return style_mix(self, k, sample, [self.log_styles] * k.players, self.slip, self.play)
 
 
 def style_mix(
     model: FittedModel,
     k: Knowledge,
     sample: Sample,
-    log_styles: Sequence[float],
+    log_styles: Sequence[tuple[float, float, float]],
     slip: float,
     play: bool = False,
 ) -> tuple[float, int]:
     """The deal's log-likelihood with each other seat one of three players, unknown — as
-    ``model`` says, heaviest first (but for ``slip``), at random; ``log_styles`` the logs of
-    their prior shares — and (if ``play``) the seats more likely heaviest-first than not."""
+    ``model`` says, heaviest first (but for ``slip``), at random; ``log_styles`` per seat the
+    logs of their prior shares — and (if ``play``) the seats more likely heaviest-first than
+    not."""
     n = k.players
     fitted = [0.0] * n
     heaviest = [0.0] * n
@@ -234,8 +235,8 @@ def style_mix(
         uniform[s] -= math.log(count)
     total = 0.0
     heavy = 0
-    a, b, c = log_styles
     for s in range(n):
+        a, b, c = log_styles[s]
         x, y, w = a + fitted[s], b + heaviest[s], c + uniform[s]
         top = max(x, y, w)
         z = math.exp(x - top) + math.exp(y - top) + math.exp(w - top)

@@ -4,7 +4,8 @@ Bots decide from it and the server sends nothing that is not built from it.
 It holds the seat's own hand, the others' tile counts, the line and its
 ends, the boneyard's count, the scores and the public events of the round
 (a draw by another seat shows no tile). Other hands become visible only
-when the round is over (R25). The boneyard's order, the tiles out of play
+when the round is over (R25); the rounds before stay in view as the seat saw
+them, with the hands shown at their ends. The boneyard's order, the tiles out of play
 and the seed never appear.
 """
 
@@ -18,6 +19,7 @@ from doublesix.rules.deal import Redeal
 from doublesix.rules.game import Game
 from doublesix.rules.moves import Draw, Event, Move, Pass, Play, Straighten, Turn
 from doublesix.rules.opening import Opening, OpeningReason
+from doublesix.rules.round import Round
 from doublesix.rules.ruleset import Ruleset
 from doublesix.rules.scoring import GameResult, RoundResult
 from doublesix.tiles import TILES, Tile, tiles_of
@@ -30,6 +32,17 @@ class HiddenDraw(NamedTuple):
 
 
 PublicEvent = Play | Draw | HiddenDraw | Pass | Straighten
+
+
+@dataclass(frozen=True)
+class PlayedRound:
+    """A round of this game that is over, as the seat saw it: its public events and the hands
+    every seat showed at its end (R25)."""
+
+    events: tuple[PublicEvent, ...]
+    hands: tuple[tuple[Tile, ...], ...]
+    boneyard_count: int
+    """Tiles left in the boneyard at the round's end."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +81,9 @@ class SeatView:
     """R13: why deals of this round were thrown in (the thrown-in hands stay hidden)."""
     lead_draws: tuple[tuple[int, Tile], ...] = ()
     """R21: the tiles drawn face up for the first lead, in order, redraws included."""
+    past_rounds: tuple[PlayedRound, ...] = ()
+    """The game's rounds before this one, oldest first: what the seat saw of how each seat
+    plays (``bots.reading`` reads the others' styles from them)."""
 
     @property
     def opener(self) -> int:
@@ -135,4 +151,13 @@ def seat_view(game: Game, seat: int) -> SeatView:
         game_result=game.result,
         redeals=tuple(reason for _, reason in current.redeals),
         lead_draws=tuple((s, TILES[t]) for s, t in game.lead_draws),
+        past_rounds=tuple(_played(r.play, seat) for r in game.rounds[:-1]),
+    )
+
+
+def _played(rnd: Round, seat: int) -> PlayedRound:
+    return PlayedRound(
+        events=tuple(_public(e, seat) for e in rnd.events),
+        hands=tuple(tuple(tiles_of(h)) for h in rnd.hands),
+        boneyard_count=rnd.boneyard_count,
     )

@@ -40,10 +40,10 @@ typedef struct {
     int net;
     Public *public;
     double w1[NET_IN * NET_HIDDEN], b1[NET_HIDDEN], w2[NET_HIDDEN];
-    /* ``fitted.style_mix``: with ``styled``, each seat is one of three players, unknown (the
-     * log of each one's prior share: as the model says, heaviest first, at random). */
+    /* ``fitted.style_mix``: with ``styled``, each seat is one of three players, unknown (per
+     * seat, the log of each one's prior share: as the model says, heaviest first, at random). */
     int styled;
-    double log_styles[3], slip;
+    double log_styles[MAX_SEATS][3], slip;
 } Seen;
 
 static void Seen_dealloc(Seen *self) {
@@ -97,12 +97,43 @@ static int read_net(Seen *self, PyObject *net, PyObject *public) {
     return 0;
 }
 
+/* ``styles`` as (per seat (model, heaviest, uniform) log shares, slip) (-1 with an exception
+ * set). */
+static int read_styles(Seen *self, PyObject *styles) {
+    PyObject *seats;
+    if (!PyArg_ParseTuple(styles, "Od", &seats, &self->slip))
+        return -1;
+    if (!(self->slip > 0.0 && self->slip < 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "styles: the slip is a chance, above 0, below 1");
+        return -1;
+    }
+    PyObject *fast = PySequence_Fast(seats, "styles: a sequence per seat");
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != self->players) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "styles: one (model, heaviest, uniform) per seat");
+        return -1;
+    }
+    for (int s = 0; s < self->players; s++) {
+        double *prior = self->log_styles[s];
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, s), "ddd", &prior[0], &prior[1],
+                              &prior[2])) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    self->styled = 1;
+    return 0;
+}
+
 /* Seen(players, decisions, drawn_by, base, w_kept, w_open, noise, public=None, net=None,
  * styles=None): ``decisions`` as (seat, index, tile, left, right), ``drawn_by`` per seat as
  * (index, group), oldest first; with ``net`` (w1 row by row, b1, w2), ``public`` holds each
  * decision's (played, next_void, partner_void, boneyard) and the network scores the choices;
- * with ``styles`` (the logs of the three styles' shares, the heaviest-first one's slip) each
- * seat's choices are weighed as ``fitted.style_mix`` weighs them. */
+ * with ``styles`` (per seat, the logs of the three styles' shares; the heaviest-first one's
+ * slip) each seat's choices are weighed as ``fitted.style_mix`` weighs them. */
 static int Seen_init(Seen *self, PyObject *args, PyObject *kwds) {
     PyObject *decisions, *drawn_by, *base, *public = Py_None, *net = Py_None, *styles = Py_None;
     static char *kwlist[] = {"players", "decisions", "drawn_by", "base",   "w_kept", "w_open",
@@ -112,16 +143,6 @@ static int Seen_init(Seen *self, PyObject *args, PyObject *kwds) {
                                      &self->noise, &public, &net, &styles))
         return -1;
     self->styled = 0;
-    if (styles != Py_None) {
-        if (!PyArg_ParseTuple(styles, "dddd", &self->log_styles[0], &self->log_styles[1],
-                              &self->log_styles[2], &self->slip))
-            return -1;
-        if (!(self->slip > 0.0 && self->slip < 1.0)) {
-            PyErr_SetString(PyExc_ValueError, "styles: the slip is a chance, above 0, below 1");
-            return -1;
-        }
-        self->styled = 1;
-    }
     if (!tables_set) {
         PyErr_SetString(PyExc_RuntimeError, "tables() first");
         return -1;
@@ -130,6 +151,8 @@ static int Seen_init(Seen *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "players out of range");
         return -1;
     }
+    if (styles != Py_None && read_styles(self, styles))
+        return -1;
     long row[5];
     if (read_floats(base, self->base, 28, "base"))
         return -1;
@@ -367,8 +390,8 @@ static PyObject *Seen_log_likelihood(Seen *self, PyObject *args) {
     }
     if (self->styled)
         for (int s = 0; s < self->players; s++) {
-            double x = self->log_styles[0] + model[s], y = self->log_styles[1] + heaviest[s],
-                   w = self->log_styles[2] + uniform[s];
+            const double *prior = self->log_styles[s];
+            double x = prior[0] + model[s], y = prior[1] + heaviest[s], w = prior[2] + uniform[s];
             double top = x > y ? (x > w ? x : w) : (y > w ? y : w);
             total += top + log(exp(x - top) + exp(y - top) + exp(w - top));
         }

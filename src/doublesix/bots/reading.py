@@ -1,0 +1,126 @@
+"""What the game's earlier rounds show of each seat's style of play.
+
+``NetModel`` with styles asks, seat by seat, which of three players a seat
+is — one who chooses as the network says, one who sheds its heaviest tile,
+one who chooses at random (``fitted.style_mix``) — and starts every round
+from the same prior shares. But a seat keeps its style from round to round,
+and once a round is over every hand is shown (R25): each play of that round
+can be read against the hand it was chosen from. ``seat_styles`` turns the
+rounds before into each seat's own prior for this one, so that a seat that
+shed its heaviest tile all game long is a heaviest-first player from this
+round's first play, and one that chose as the network says is no longer
+taken for one.
+
+A seat's hand at a play of an earlier round is known from its last draw of
+that round on (its hand at the end, and the tiles it played since); plays
+before a draw, and leads (which may be forced, R16–R21), are not read.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from doublesix.bots.inference import Decision, ends_after
+from doublesix.bots.tables import SUIT
+from doublesix.rules.moves import Draw, Play
+from doublesix.rules.ruleset import Ruleset
+from doublesix.rules.view import HiddenDraw, PlayedRound
+from doublesix.tiles import mask_of
+
+LogShares = tuple[float, float, float]
+"""The logs of a seat's shares of the three styles: as the model says, heaviest first, at
+random."""
+
+FLOOR = 0.01
+"""No style's share of a seat falls below this however many rounds it was not seen in: a
+player may change, and the round's own plays must still be able to show it."""
+
+
+Chance = Callable[[Decision, int, int], float]
+"""The log of the chance of a choice from a hand (its tiles that fitted the ends two or more)."""
+
+
+class ChoiceModel(Protocol):
+    def chance_in(self, ruleset: Ruleset, played: PlayedRound) -> Chance:
+        """``Chance`` of the choices of the round ``played``, by the model."""
+        ...
+
+
+def read_choices(played: PlayedRound, seat: int) -> list[tuple[Decision, int, int]]:
+    """The others' plays of ``played`` whose hand is known, oldest first, with the hand then
+    and its tiles that fitted the ends, for plays with a choice (two or more such tiles)."""
+    n = len(played.hands)
+    held = [mask_of(h) for h in played.hands]
+    drew_after = [False] * n
+    # Backwards: a seat's hand before a play is its hand after it and the tile it played.
+    steps: list[tuple[Decision, int, int]] = []
+    left_at: dict[int, tuple[int, int]] = {}
+    left = right = -1
+    for i, e in enumerate(played.events):
+        if isinstance(e, Play):
+            left_at[i] = (left, right)
+            left, right = ends_after(e, left, right)
+    for i in range(len(played.events) - 1, -1, -1):
+        e = played.events[i]
+        if isinstance(e, Draw | HiddenDraw):
+            drew_after[e.seat] = True
+        elif isinstance(e, Play):
+            s = e.seat
+            t = e.tile.index
+            held[s] |= 1 << t
+            a, b = left_at[i]
+            if s == seat or drew_after[s] or a < 0:
+                continue
+            playable = held[s] & (SUIT[a] | SUIT[b])
+            if playable & (playable - 1):
+                steps.append((Decision(s, i, t, a, b), held[s], playable))
+    steps.reverse()
+    return steps
+
+
+def seat_styles(
+    ruleset: Ruleset,
+    past: Sequence[PlayedRound],
+    seat: int,
+    prior: LogShares,
+    slip: float,
+    model: ChoiceModel,
+) -> list[LogShares]:
+    """Per seat, the logs of its shares of the styles after its plays read in the rounds
+    ``past``, each at least ``FLOOR``; ``prior`` for a seat with none read (``seat`` itself)."""
+    n = ruleset.players
+    evidence: list[list[float] | None] = [None] * n
+    slip_hit = math.log(1.0 - slip)
+    for played in past:
+        chance = model.chance_in(ruleset, played)
+        for d, hand, playable in read_choices(played, seat):
+            count = playable.bit_count()
+            e = evidence[d.seat]
+            if e is None:
+                e = evidence[d.seat] = [0.0, 0.0, 0.0]
+            e[0] += chance(d, hand, playable)
+            e[1] += (
+                slip_hit if playable.bit_length() - 1 == d.tile else math.log(slip / (count - 1))
+            )
+            e[2] -= math.log(count)
+    return [prior if e is None else _posterior(prior, e) for e in evidence]
+
+
+def _posterior(prior: LogShares, evidence: Sequence[float]) -> LogShares:
+    logs = [p + e for p, e in zip(prior, evidence, strict=True)]
+    top = max(logs)
+    shares = [math.exp(x - top) for x in logs]
+    total = sum(shares)
+    shares = [x / total for x in shares]
+    low = [False] * 3
+    while True:  # raise the shares below FLOOR to it, taking it from the others in proportion
+        low = [lo or x < FLOOR for lo, x in zip(low, shares, strict=True)]
+        rest = sum(x for lo, x in zip(low, shares, strict=True) if not lo)
+        scale = (1.0 - FLOOR * sum(low)) / rest
+        shares = [FLOOR if lo else x * scale for lo, x in zip(low, shares, strict=True)]
+        if min(shares) >= FLOOR:
+            break
+    a, b, c = (math.log(x) for x in shares)
+    return a, b, c

@@ -1,0 +1,198 @@
+"""``reading``: each seat's style read from the game's earlier rounds, honestly."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from doublesix.bots import make_bot
+from doublesix.bots.base import Bot
+from doublesix.bots.choice_net import NetBot, NetModel, nets
+from doublesix.bots.fitted import STYLES
+from doublesix.bots.inference import ends_after, infer
+from doublesix.bots.reading import FLOOR, read_choices, seat_styles
+from doublesix.bots.sampler import Sampler
+from doublesix.bots.tables import SUIT
+from doublesix.rules.deal import Deal, RecordedDealer
+from doublesix.rules.game import Game
+from doublesix.rules.moves import Draw, Move, Play
+from doublesix.rules.ruleset import preset
+from doublesix.rules.view import PlayedRound, seat_view
+
+PRIOR = (math.log(STYLES[0]), math.log(STYLES[1]), math.log(STYLES[2]))
+
+
+def _play(game: Game, bots: list[Bot], rounds: int) -> dict[tuple[int, int], int]:
+    """Play ``game`` on into its round ``rounds + 1`` (or to its end); per (round, event index)
+    of each play, the hand its seat held just before it."""
+    held: dict[tuple[int, int], int] = {}
+    while not game.finished and len(game.rounds) <= rounds:
+        if game.turn is None:
+            game.next_round()
+            continue
+        seat = game.turn
+        held[len(game.rounds) - 1, len(game.round.events)] = game.round.hands[seat]
+        game.play(bots[seat].choose(seat_view(game, seat)), seat)
+    return held
+
+
+def test_a_seat_remembers_the_rounds_before_as_it_saw_them() -> None:
+    """Each past round is the seat's own view of it at its end: others' draws hidden, every
+    hand shown (R25)."""
+    game = Game(preset("draw", 2, target=400), seed=4)
+    bots: list[Bot] = [make_bot("random", s) for s in range(2)]
+    for r in range(3):
+        while game.turn is not None:
+            game.play(bots[game.turn].choose(seat_view(game, game.turn)), game.turn)
+        ended = [seat_view(game, s) for s in range(2)]
+        assert all(v.turn is None and v.revealed_hands is not None for v in ended)
+        game.next_round()
+        for s, v in enumerate(ended):
+            assert v.revealed_hands is not None
+            past = seat_view(game, s).past_rounds
+            assert len(past) == r + 1
+            assert past[-1] == PlayedRound(v.events, v.revealed_hands, v.boneyard_count)
+
+
+@pytest.mark.parametrize(("name", "players"), [("kozel", 4), ("draw", 2), ("draw", 3)])
+def test_a_past_play_is_read_from_the_hand_it_was_chosen_from(name: str, players: int) -> None:
+    """Every play read is read with the hand its seat held then; every play with a choice is
+    read, but the seat's own, leads and plays before their seat's last draw of the round."""
+    read = 0
+    for seed in range(6):
+        game = Game(preset(name, players, target=400), seed=seed)
+        held = _play(game, [make_bot("random", s) for s in range(players)], 3)
+        if game.finished:
+            continue
+        me = seed % players
+        view = seat_view(game, me)
+        assert len(view.past_rounds) == len(game.rounds) - 1 == 3
+        for r, played in enumerate(view.past_rounds):
+            got = {d.index: (d, hand, fits) for d, hand, fits in read_choices(played, me)}
+            events = game.rounds[r].play.events
+            last_draw = {e.seat: i for i, e in enumerate(events) if isinstance(e, Draw)}
+            left = right = -1
+            for i, e in enumerate(events):
+                if not isinstance(e, Play):
+                    continue
+                if left < 0:  # a lead, which may be played for its holder (R16)
+                    left, right = ends_after(e, left, right)
+                    continue
+                hand = held[r, i]
+                fits = hand & (SUIT[left] | SUIT[right])
+                known = last_draw.get(e.seat, -1) < i
+                if e.seat != me and known and fits & (fits - 1):
+                    d, got_hand, got_fits = got.pop(i)
+                    assert (d.seat, d.tile, d.left, d.right) == (e.seat, e.tile.index, left, right)
+                    assert (got_hand, got_fits) == (hand, fits)
+                    read += 1
+                left, right = ends_after(e, left, right)
+            assert not got  # nothing read that should not be
+    assert read > 20
+
+
+def test_a_seat_s_style_is_read_from_its_plays() -> None:
+    """Two rounds in, a ``greedy`` seat is a heaviest-first player and a ``random`` one a
+    random player by the most of their shares; the reader's own seat keeps the prior, and no
+    share falls below ``FLOOR``."""
+    model = NetModel(nets())
+    for seed in range(1, 5):
+        game = Game(preset("kozel", target=400), seed=seed)
+        names = ["random", "greedy", "medium", "random"]
+        _play(game, [make_bot(n, s) for s, n in enumerate(names)], 2)
+        view = seat_view(game, 0)
+        styles = seat_styles(view.ruleset, view.past_rounds, 0, PRIOR, 0.02, model)
+        shares = [[math.exp(x) for x in s] for s in styles]
+        assert styles[0] == PRIOR
+        assert shares[1][1] > 0.9
+        assert shares[3][2] > max(shares[3][0], shares[3][1])
+        for s in shares:
+            assert sum(s) == pytest.approx(1.0)
+            assert min(s) >= FLOOR * 0.999
+
+
+def test_without_rounds_before_every_seat_keeps_the_prior() -> None:
+    view = seat_view(Game(preset("kozel"), seed=2), 1)
+    assert view.past_rounds == ()
+    assert seat_styles(view.ruleset, (), 1, PRIOR, 0.02, NetModel(nets())) == [PRIOR] * 4
+
+
+@pytest.mark.parametrize(("name", "players"), [("kozel", 4), ("draw", 2)])
+def test_both_cores_weigh_deals_alike_with_each_seat_s_styles(name: str, players: int) -> None:
+    """Later rounds' deals, weighed with the styles read seat by seat: the C core's weight is
+    the Python mirror's to the last bit, and the seats' shares differ."""
+    model = NetModel(nets(), STYLES, remember=True)
+    weighed = 0
+    for seed in range(3):
+        game = Game(preset(name, players, target=400), seed=seed)
+        names = ["greedy", "random", "greedy", "random"]
+        bots = [make_bot(names[s], s) for s in range(players)]
+        _play(game, bots, 2)
+        while game.turn is not None and len(game.round.events) < 2 * players:
+            game.play(bots[game.turn].choose(seat_view(game, game.turn)), game.turn)
+        if game.turn is None:
+            continue
+        view = seat_view(game, game.turn)
+        model.prepare(view)
+        assert len(set(model.seat_styles)) > 1
+        k = infer(view)
+        sampler = Sampler(k, random.Random(seed))
+        for _ in range(30):
+            s = sampler.sample()
+            assert model.log_likelihood(k, s) == model.mirrored(k, s)
+            weighed += 1
+    assert weighed >= 60
+
+
+def test_the_reading_bot_decides_from_its_view_only() -> None:
+    """In a later round, the hidden tiles of the round dealt again any way the public events
+    allow (the round before as it was): ``ismcts-net-read`` makes the same move, though the
+    round before changed what it weighs by."""
+    rules = preset("kozel", target=400)
+    checked = differed = 0
+    for seed in range(12):
+        game = Game(rules, seed=seed)
+        bots: list[Bot] = [make_bot(n, s) for s, n in enumerate(["greedy", "random"] * 2)]
+        _play(game, bots, 1)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(4, 9)):
+            if game.turn is None:
+                break
+            game.play(rng.choice(game.legal_moves()), game.turn)
+        first, now = game.rounds
+        if game.turn is None or len(game.legal_moves()) < 2 or now.redeals:
+            continue
+        me = game.turn
+        view = seat_view(game, me)
+        k = infer(view)
+        sample = Sampler(k, random.Random(seed)).sample()
+        hands = tuple(sample.hands[s] | k.played_by[s] for s in range(4))
+        deals = [d for d, _ in first.redeals] + [first.deal, Deal(hands, (), 0)]
+        other = Game(rules, dealer=RecordedDealer(deals, []))
+        for rnd in (first, now):
+            if other.turn is None:
+                other.next_round()
+            for e in rnd.play.events[len(other.round.events) :]:  # after those made for it
+                if isinstance(e, Play):
+                    other.play(Move(e.tile, e.end))
+        if other.rounds[-1].redeals:  # the other deal is one R13 throws in
+            continue
+        other_view = seat_view(other, me)
+        assert other_view == view
+        differed += other.round.hands != game.round.hands
+        bot = _bot(3)
+        assert bot.choose(view) == _bot(3).choose(other_view)
+        assert any(s != PRIOR for s in bot.net_model.seat_styles)
+        checked += 1
+        if checked >= 3:
+            break
+    assert checked == 3 and differed
+
+
+def _bot(seed: int) -> NetBot:
+    bot = make_bot("ismcts-net-read", seed)
+    assert isinstance(bot, NetBot)
+    bot.ms_per_move = 3.0
+    return bot
