@@ -9,8 +9,7 @@ int LOW[28];
 int HIGH[28];
 int tables_set = 0;
 
-/* ``seq`` as a fast sequence of exactly ``count`` items (NULL with an exception set). */
-static PyObject *items_of(PyObject *seq, int count, const char *what) {
+PyObject *items_of(PyObject *seq, int count, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
     if (fast != NULL && PySequence_Fast_GET_SIZE(fast) != count) {
         PyErr_Format(PyExc_ValueError, "%s: %d items expected", what, count);

@@ -33,6 +33,9 @@ static inline int popcount(uint32_t x) { return __builtin_popcount(x); }
 static inline int top_bit(uint32_t x) { return 31 - __builtin_clz(x); }
 static inline int low_bit(uint32_t x) { return __builtin_ctz(x); }
 
+/* ``seq`` as a fast sequence of exactly ``count`` items (NULL with an exception set). */
+PyObject *items_of(PyObject *seq, int count, const char *what);
+
 /* ``count`` ints of a Python sequence (-1 with an exception set: not a sequence, another
  * length, or not ints). */
 int read_ints(PyObject *seq, long *out, int count, const char *what);

@@ -97,8 +97,8 @@ static int read_net(Seen *self, PyObject *net, PyObject *public) {
     return 0;
 }
 
-/* ``styles`` as (per seat (model, heaviest, uniform) log shares, slip) (-1 with an exception
- * set). */
+/* ``styles`` as (per seat its (model, heaviest, uniform) log shares, slip) (-1 with an
+ * exception set). */
 static int read_styles(Seen *self, PyObject *styles) {
     PyObject *seats;
     if (!PyArg_ParseTuple(styles, "Od", &seats, &self->slip))
@@ -107,23 +107,14 @@ static int read_styles(Seen *self, PyObject *styles) {
         PyErr_SetString(PyExc_ValueError, "styles: the slip is a chance, above 0, below 1");
         return -1;
     }
-    PyObject *fast = PySequence_Fast(seats, "styles: a sequence per seat");
-    if (fast == NULL)
+    PyObject *fast = items_of(seats, self->players, "styles");
+    int s = 0;
+    for (; fast != NULL && s < self->players; s++)
+        if (read_floats(PySequence_Fast_GET_ITEM(fast, s), self->log_styles[s], 3, "styles"))
+            break;
+    Py_XDECREF(fast);
+    if (fast == NULL || s < self->players)
         return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != self->players) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "styles: one (model, heaviest, uniform) per seat");
-        return -1;
-    }
-    for (int s = 0; s < self->players; s++) {
-        double *prior = self->log_styles[s];
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, s), "ddd", &prior[0], &prior[1],
-                              &prior[2])) {
-            Py_DECREF(fast);
-            return -1;
-        }
-    }
-    Py_DECREF(fast);
     self->styled = 1;
     return 0;
 }
