@@ -76,8 +76,11 @@ def serve(folder: Path, *extra: str) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a running ``doublesix serve``."""
-    yield from serve(tmp_path_factory.mktemp("server"))
+    """The base URL of a running ``doublesix serve``, without its limits per client address:
+    every browser test's players come from 127.0.0.1, and on a fast machine the suite names
+    more guests a minute than one address may (30, ``addresses.AddressLimits``), which
+    ``tests/hostile`` tests against the real server."""
+    yield from serve(tmp_path_factory.mktemp("server"), "--no-limits")
 
 
 @pytest.fixture(scope="package")
