@@ -115,9 +115,11 @@ RENAMED = (
                 "block4-netread30-greedy",
                 "draw2-netread30-expert30",
                 "draw2-netread30-greedy",
+                "draw2-netread30-greedy-s2",
                 "kozel-netread30-expert30",
                 "kozel-netread30-greedy",
                 "kozel-netread30-greedy-s2",
+                "kozel-netread30-greedy-s3",
                 "kozel-netread300-netread30",
             }
         ),
