@@ -19,7 +19,7 @@ from doublesix.rules.deal import Deal, RecordedDealer
 from doublesix.rules.game import Game
 from doublesix.rules.moves import Draw, Move, Play
 from doublesix.rules.ruleset import preset
-from doublesix.rules.view import PlayedRound, seat_view
+from doublesix.rules.view import seat_view
 
 PRIOR = (math.log(STYLES[0]), math.log(STYLES[1]), math.log(STYLES[2]))
 
@@ -36,24 +36,6 @@ def _play(game: Game, bots: list[Bot], rounds: int) -> dict[tuple[int, int], int
         held[len(game.rounds) - 1, len(game.round.events)] = game.round.hands[seat]
         game.play(bots[seat].choose(seat_view(game, seat)), seat)
     return held
-
-
-def test_a_seat_remembers_the_rounds_before_as_it_saw_them() -> None:
-    """Each past round is the seat's own view of it at its end: others' draws hidden, every
-    hand shown (R25)."""
-    game = Game(preset("draw", 2, target=400), seed=4)
-    bots: list[Bot] = [make_bot("random", s) for s in range(2)]
-    for r in range(3):
-        while game.turn is not None:
-            game.play(bots[game.turn].choose(seat_view(game, game.turn)), game.turn)
-        ended = [seat_view(game, s) for s in range(2)]
-        assert all(v.turn is None and v.revealed_hands is not None for v in ended)
-        game.next_round()
-        for s, v in enumerate(ended):
-            assert v.revealed_hands is not None
-            past = seat_view(game, s).past_rounds
-            assert len(past) == r + 1
-            assert past[-1] == PlayedRound(v.events, v.revealed_hands, v.boneyard_count)
 
 
 @pytest.mark.parametrize(("name", "players"), [("kozel", 4), ("draw", 2), ("draw", 3)])

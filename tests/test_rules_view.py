@@ -9,6 +9,7 @@ import pytest
 from conftest import T, allowed_tiles, game_of, make_deal, play, view_tiles
 from doublesix import Draw, Game, HiddenDraw, Pass, Play, preset, seat_view
 from doublesix.rules.deal import SeededDealer
+from doublesix.rules.view import PlayedRound
 
 DRAW2 = preset("draw", players=2, hand_size=2)
 
@@ -73,6 +74,23 @@ def test_R25_the_view_shows_every_hand_once_the_round_is_over() -> None:
     assert view.revealed_hands == tuple(tuple(game.round.hand(s)) for s in (0, 1))
     assert view.round_result == game.rounds[0].result
     assert set(view_tiles(view)) <= allowed_tiles(game, view)
+
+
+def test_R25_the_rounds_before_stay_in_view_as_the_seat_saw_them() -> None:
+    """Each past round is the seat's own view of it at its end: others' draws hidden, every
+    hand shown."""
+    game = Game(preset("draw", 2, target=400), seed=4)
+    for r in range(3):
+        while game.turn is not None:
+            game.play(game.legal_moves()[0])
+        ended = [seat_view(game, s) for s in range(2)]
+        assert all(v.turn is None and v.revealed_hands is not None for v in ended)
+        game.next_round()
+        for s, v in enumerate(ended):
+            assert v.revealed_hands is not None
+            past = seat_view(game, s).past_rounds
+            assert len(past) == r + 1
+            assert past[-1] == PlayedRound(v.events, v.revealed_hands, v.boneyard_count)
 
 
 def test_R13_the_view_names_the_redeal_reasons_not_the_thrown_in_hands() -> None:

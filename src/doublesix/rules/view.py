@@ -4,9 +4,9 @@ Bots decide from it and the server sends nothing that is not built from it.
 It holds the seat's own hand, the others' tile counts, the line and its
 ends, the boneyard's count, the scores and the public events of the round
 (a draw by another seat shows no tile). Other hands become visible only
-when the round is over (R25); the rounds before stay in view as the seat saw
-them, with the hands shown at their ends. The boneyard's order, the tiles out of play
-and the seed never appear.
+when the round is over (R25); the rounds before stay in view as the seat
+saw them, with the hands shown at their ends. The boneyard's order, the
+tiles out of play and the seed never appear.
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         eggs=game.eggs,
         past_results=tuple(r.result for r in game.rounds[:-1] if r.result is not None),
         round_result=current.result,
-        revealed_hands=tuple(tuple(tiles_of(h)) for h in rnd.hands) if over else None,
+        revealed_hands=_shown(rnd) if over else None,
         game_result=game.result,
         redeals=tuple(reason for _, reason in current.redeals),
         lead_draws=tuple((s, TILES[t]) for s, t in game.lead_draws),
@@ -158,6 +158,11 @@ def seat_view(game: Game, seat: int) -> SeatView:
 def _played(rnd: Round, seat: int) -> PlayedRound:
     return PlayedRound(
         events=tuple(_public(e, seat) for e in rnd.events),
-        hands=tuple(tuple(tiles_of(h)) for h in rnd.hands),
+        hands=_shown(rnd),
         boneyard_count=rnd.boneyard_count,
     )
+
+
+def _shown(rnd: Round) -> tuple[tuple[Tile, ...], ...]:
+    """Every hand of ``rnd`` as shown at its end (R25)."""
+    return tuple(tuple(tiles_of(h)) for h in rnd.hands)
