@@ -168,9 +168,15 @@ class Model:
             "b1": dh.sum(axis=(0, 1)),
         }
 
-    def fit(self, x: np.ndarray, mask: np.ndarray, y: np.ndarray, steps: int = 3000) -> None:
+    def fit(
+        self,
+        x: np.ndarray,
+        mask: np.ndarray,
+        y: np.ndarray,
+        steps: int = 3000,
+        decay: float = 1e-4,
+    ) -> None:
         """Adam on the whole batch, a little weight decay."""
-        decay = 1e-4
         m = {k: np.zeros_like(v) for k, v in self.params.items()}
         v2 = {k: np.zeros_like(v) for k, v in self.params.items()}
         for t in range(1, steps + 1):
