@@ -25,6 +25,7 @@ import json
 import sys
 from typing import Any
 
+import choice_model
 import numpy as np
 from choice_model import Model, candidates
 
@@ -55,19 +56,15 @@ def extra(c: dict[str, Any], tiles: list[int]) -> np.ndarray:
 
 
 def batch(choices: list[dict[str, Any]], rich: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """As ``choice_model.batch``, with ``extra``'s inputs after the fourteen if ``rich``."""
-    cands = [candidates(c) for c in choices]
-    m = max(len(t) for t, _ in cands)
-    x = np.zeros((len(cands), m, FEATURES + (EXTRA if rich else 0)))
-    mask = np.zeros((len(cands), m), dtype=bool)
-    y = np.zeros(len(cands), dtype=int)
-    for i, ((tiles, rows), c) in enumerate(zip(cands, choices, strict=True)):
-        x[i, : len(tiles), :FEATURES] = rows
-        if rich:
-            x[i, : len(tiles), FEATURES:] = extra(c, tiles)
-        mask[i, : len(tiles)] = True
-        y[i] = tiles.index(c["tile"])
-    return x, mask, y
+    """``choice_model.batch``, with ``extra``'s inputs after the fourteen if ``rich``."""
+    x, mask, y = choice_model.batch(choices)
+    if not rich:
+        return x, mask, y
+    more = np.zeros((*mask.shape, EXTRA))
+    for i, c in enumerate(choices):
+        tiles, _ = candidates(c)
+        more[i, : len(tiles)] = extra(c, tiles)
+    return np.concatenate([x, more], axis=2), mask, y
 
 
 def main() -> None:
