@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +18,17 @@ except ImportError:  # the tests are skipped then (conftest.py)
 
 SCREENSHOTS = "DOUBLESIX_SCREENSHOTS"
 """The folder the README's screenshots are written to when set (``make screenshots``: docs/)."""
+
+UNMISTAKABLE = "cdfghjkmnpqrvwxyz"
+"""Letters no account name rule reads as another character (``0`` as ``o``, ``7`` as ``t``...)."""
+
+
+def person_name(first: str) -> str:
+    """``first`` and four random letters: a name of the test's own that an account may take.
+
+    A hex tag would not do: ``Bo_7b4e`` reads as ``bot...``, which registration refuses
+    (``account_names.looks_like_bot``), once in sixteen runs."""
+    return first + "".join(secrets.choice(UNMISTAKABLE) for _ in range(4))
 
 
 class Requests:

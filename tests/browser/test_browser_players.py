@@ -5,11 +5,11 @@ the leaderboard show their ratings changed."""
 
 from __future__ import annotations
 
-import secrets
 import time
 from pathlib import Path
 from typing import Any
 
+from .browser_helpers import person_name
 from .test_browser_two_players import take_turn
 
 PASSWORD = "double six tiles"
@@ -34,8 +34,7 @@ def online_rating(page: Any, name: str) -> str:
 def test_two_accounts_challenge_chat_play_and_play_again(
     new_context: Any, screenshots: Path
 ) -> None:
-    tag = secrets.token_hex(2)
-    a_name, b_name = f"Ann_{tag}", f"Bo_{tag}"
+    a_name, b_name = person_name("Ann_"), person_name("Bo_")
     anna, ben = new_context().new_page(), new_context().new_page()
     register(anna, a_name)
     register(ben, b_name)
