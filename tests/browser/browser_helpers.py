@@ -24,10 +24,10 @@ UNMISTAKABLE = "cdfghjkmnpqrvwxyz"
 
 
 def person_name(first: str) -> str:
-    """``first`` and four random letters: a name of the test's own that an account may take.
+    """``first`` and four random letters: a name of the test's own for a guest or an account.
 
-    A hex tag would not do: ``Bo_7b4e`` reads as ``bot...``, which registration refuses
-    (``account_names.looks_like_bot``), once in sixteen runs."""
+    A hex tag would not do: ``Bo_7b4e`` reads as ``bot...``, which the server refuses
+    (``account_names.looks_like_bot``) once in sixteen runs."""
     return first + "".join(secrets.choice(UNMISTAKABLE) for _ in range(4))
 
 

@@ -3,9 +3,10 @@ text), one challenges the other, who sees the toast and accepts: both land at th
 
 from __future__ import annotations
 
-import secrets
 from pathlib import Path
 from typing import Any
+
+from .browser_helpers import person_name
 
 PHONE = {"width": 390, "height": 780}
 
@@ -18,8 +19,7 @@ def named(page: Any, name: str) -> None:
 
 
 def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any, screenshots: Path) -> None:
-    tag = secrets.token_hex(3)
-    a_name, b_name = f"Anna{tag}", f"Ben{tag}"
+    a_name, b_name = person_name("Anna"), person_name("Ben")
     anna = new_context().new_page()
     ben = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     named(anna, a_name)
@@ -87,8 +87,7 @@ def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any, screens
 
 
 def test_a_challenged_player_who_leaves_ends_the_challenge(new_context: Any) -> None:
-    tag = secrets.token_hex(3)
-    a_name, b_name = f"Anna{tag}", f"Ben{tag}"
+    a_name, b_name = person_name("Anna"), person_name("Ben")
     anna = new_context().new_page()
     ben = new_context().new_page()
     named(anna, a_name)
