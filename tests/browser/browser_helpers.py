@@ -31,6 +31,37 @@ def person_name(first: str) -> str:
     return first + "".join(secrets.choice(UNMISTAKABLE) for _ in range(4))
 
 
+REFUSED = "#toasts .toast.error, #identity .error:not(:empty)"
+"""Where the lobby says why it refused a name: a toast (the guest form), the account form."""
+
+
+def shown_as(page: Any, name: str) -> None:
+    """Wait until the lobby names the page's player ``name``; if the lobby refused the name,
+    fail at once with its reason rather than at a timeout."""
+    page.locator(f"#identity .my-name, {REFUSED}").first.wait_for()
+    refusal = page.locator(REFUSED)
+    assert refusal.count() == 0, f"{name!r} refused: {refusal.first.inner_text()}"
+    assert page.locator("#identity .my-name").inner_text() == name
+
+
+def as_guest(page: Any, name: str) -> None:
+    """Open the lobby and play as the guest ``name``."""
+    page.goto("/")
+    page.fill("#guest-name", name)
+    page.click("#guest-form button[type=submit]")
+    shown_as(page, name)
+
+
+def register(page: Any, name: str, password: str) -> None:
+    """Open the lobby and register the account ``name``, logged in."""
+    page.goto("/")
+    page.click("#account-register")
+    page.fill("#account-register-name", name)
+    page.fill("#account-register-password", password)
+    page.click("#account-register-form button[type=submit]")
+    shown_as(page, name)
+
+
 class Requests:
     """Every URL the pages of a context asked for, WebSockets included."""
 

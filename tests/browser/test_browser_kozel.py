@@ -10,20 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .browser_helpers import hidden_parts, play_until
+from .browser_helpers import as_guest, hidden_parts, play_until
 
 
 def test_new_user_plays_kozel_against_three_bots(
     new_context: Any, finished_game: str, screenshots: Path
 ) -> None:
     page = new_context(viewport={"width": 1366, "height": 768}).new_page()
-    page.goto("/")
-    # A new user: no name yet, so the lobby asks for one.
-    page.wait_for_selector("#guest-form")
-    page.fill("#guest-name", "Anna")
-    page.click("#guest-form button[type=submit]")
-    page.wait_for_selector(".identity .my-name")
-    assert page.locator(".identity .my-name").inner_text() == "Anna"
+    as_guest(page, "Anna")  # a new user: no name yet, so the lobby asks for one
     page.wait_for_selector(".table-list.finished .table-row")  # the game played over the socket
     page.screenshot(path=str(screenshots / "lobby.png"))
 

@@ -6,24 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .browser_helpers import person_name
+from .browser_helpers import as_guest, person_name
 
 PHONE = {"width": 390, "height": 780}
-
-
-def named(page: Any, name: str) -> None:
-    page.goto("/")
-    page.fill("#guest-name", name)
-    page.click("#guest-form button[type=submit]")
-    page.wait_for_selector(".identity .my-name")
 
 
 def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any, screenshots: Path) -> None:
     a_name, b_name = person_name("Anna"), person_name("Ben")
     anna = new_context().new_page()
     ben = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-    named(anna, a_name)
-    named(ben, b_name)
+    as_guest(anna, a_name)
+    as_guest(ben, b_name)
     anna.wait_for_selector(f'#online .online-row[data-player="{b_name}"] .status.free')
     ben.wait_for_selector(f'#online .online-row[data-player="{a_name}"]')
 
@@ -90,8 +83,8 @@ def test_a_challenged_player_who_leaves_ends_the_challenge(new_context: Any) -> 
     a_name, b_name = person_name("Anna"), person_name("Ben")
     anna = new_context().new_page()
     ben = new_context().new_page()
-    named(anna, a_name)
-    named(ben, b_name)
+    as_guest(anna, a_name)
+    as_guest(ben, b_name)
     anna.click(f'#online .online-row[data-player="{b_name}"] .challenge-button')
     anna.wait_for_selector("#challenge-dialog[open]")
     anna.click("#challenge-send")

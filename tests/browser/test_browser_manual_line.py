@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from .browser_helpers import as_guest
 from .conftest import serve
 
 SEED = 1
@@ -137,10 +138,7 @@ def test_R39_the_line_bent_and_straightened_by_clicks_then_replayed_as_laid(
         "websocket",
         lambda ws: ws.on("framereceived", lambda text: frames.append(json.loads(text))),
     )
-    page.goto("/")
-    page.fill("#guest-name", "Wanda")
-    page.click("#guest-form button[type=submit]")
-    page.wait_for_selector(".identity .my-name")
+    as_guest(page, "Wanda")
     table_id, bent, moved = play_a_round(page, frames)
     assert bent and moved, f"the deal of seed {SEED} no longer lets the line bend and straighten"
     laid = shape(page, "#board")

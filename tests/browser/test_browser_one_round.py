@@ -5,15 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .browser_helpers import play_until
+from .browser_helpers import as_guest, play_until
 
 
 def test_R40_one_round_from_the_lobby(new_context: Any) -> None:
     page = new_context().new_page()
-    page.goto("/")
-    page.fill("#guest-name", "Rosa")
-    page.click("#guest-form button[type=submit]")
-    page.wait_for_selector(".identity .my-name")
+    as_guest(page, "Rosa")
     page.select_option("#preset", "block")
     page.select_option("#players", "2")
     page.select_option("#target", "round")

@@ -9,19 +9,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .browser_helpers import person_name
+from .browser_helpers import person_name, register
 from .test_browser_two_players import take_turn
 
 PASSWORD = "double six tiles"
-
-
-def register(page: Any, name: str) -> None:
-    page.goto("/")
-    page.click("#account-register")
-    page.fill("#account-register-name", name)
-    page.fill("#account-register-password", PASSWORD)
-    page.click("#account-register-form button[type=submit]")
-    page.wait_for_selector("#identity .my-name")
 
 
 def online_rating(page: Any, name: str) -> str:
@@ -36,8 +27,8 @@ def test_two_accounts_challenge_chat_play_and_play_again(
 ) -> None:
     a_name, b_name = person_name("Ann_"), person_name("Bo_")
     anna, ben = new_context().new_page(), new_context().new_page()
-    register(anna, a_name)
-    register(ben, b_name)
+    register(anna, a_name, PASSWORD)
+    register(ben, b_name, PASSWORD)
     row = anna.locator(f'#online .online-row[data-player="{b_name}"]')
     row.locator(".status.free").wait_for()
     assert row.locator(".badge").inner_text() == "registered"

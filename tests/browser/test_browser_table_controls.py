@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .browser_helpers import play_until
+from .browser_helpers import as_guest, play_until
 
 
 def my_turn_with_a_tile(page: Any) -> None:
@@ -26,10 +26,7 @@ def my_turn_with_a_tile(page: Any) -> None:
 
 def test_waiting_room_timer_hint_cancel_and_keyboard(new_context: Any) -> None:
     page = new_context().new_page()
-    page.goto("/")
-    page.fill("#guest-name", "Carla")
-    page.click("#guest-form button[type=submit]")
-    page.wait_for_selector(".identity .my-name")
+    as_guest(page, "Carla")
     page.select_option("#preset", "block")
     page.select_option("#players", "2")
     page.select_option("#seat-1", "open")
