@@ -8,6 +8,7 @@ without them, so CI cannot pass by skipping.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import signal
@@ -18,9 +19,11 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import ClientConnection, connect
 
 from .server_helpers import POSTGRES, run_async
 
@@ -82,6 +85,8 @@ class Process:
     port: int
     proc: subprocess.Popen[bytes]
     log: Path
+    sockets: contextlib.ExitStack
+    """The site's open sockets, closed before its processes stop."""
 
     @property
     def url(self) -> str:
@@ -90,6 +95,10 @@ class Process:
     @property
     def ws(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
+
+    def socket(self, path: str, **options: Any) -> ClientConnection:
+        """A websocket to ``path`` on this process, open until the site stops (or closed)."""
+        return self.sockets.enter_context(connect(f"{self.ws}{path}", open_timeout=15, **options))
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
@@ -103,6 +112,7 @@ class Site:
     db: str
     folder: Path
     processes: list[Process] = field(default_factory=list)
+    sockets: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
 
     def start(self, *extra: str) -> Process:
         port = free_port()
@@ -118,7 +128,7 @@ class Site:
             stdout=out,
             stderr=subprocess.STDOUT,
         )  # fmt: skip
-        process = Process(port, proc, log)
+        process = Process(port, proc, log, self.sockets)
         self.processes.append(process)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -131,6 +141,7 @@ class Site:
         raise AssertionError(f"the server did not start:\n{log.read_text()}")
 
     def stop(self) -> None:
+        self.sockets.close()  # else each server waits out its graceful shutdown (5 s) for them
         for p in self.processes:
             if p.proc.poll() is None:
                 p.proc.terminate()

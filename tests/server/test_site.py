@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
 from doublesix.cli import main
 from doublesix.rules.record import replay
@@ -47,7 +47,7 @@ class Seat:
         self.sent_at = 0.0
         self.skip_errors = False
         """Pass over ``server`` errors (a command refused while the owner changed)."""
-        self.ws: ClientConnection = connect(f"{process.ws}/ws/table/{table}", open_timeout=15)
+        self.ws = process.socket(f"/ws/table/{table}")
         self.ws.send(json.dumps({"type": "hello", "token": token, "since": self.version or None}))
         first = self.receive()
         if first["type"] == "snapshot":
@@ -152,8 +152,6 @@ def test_a_game_played_on_two_processes(site: Site) -> None:
     for process in (a, b):
         record = httpx.get(f"{process.url}/api/games/{table}/record").json()
         assert replay(record).result.finished
-    for seat in (*seats, watcher):
-        seat.close()  # else each server waits out its graceful shutdown (5 s) for them
 
 
 def test_the_waiting_room_talks_across_processes(site: Site) -> None:
@@ -166,8 +164,8 @@ def test_the_waiting_room_talks_across_processes(site: Site) -> None:
     ben = guest(b, "Ben")
     cookie = {"Cookie": f"ds_guest={ben.cookies['ds_guest']}"}
     sockets = [
-        connect(f"{a.ws}/ws/table/{made['id']}", open_timeout=15),
-        connect(f"{b.ws}/ws/table/{made['id']}", open_timeout=15, additional_headers=cookie),
+        a.socket(f"/ws/table/{made['id']}"),
+        b.socket(f"/ws/table/{made['id']}", additional_headers=cookie),
     ]
     for ws, token in zip(sockets, (made["token"], None), strict=True):
         ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
@@ -193,8 +191,6 @@ def test_the_waiting_room_talks_across_processes(site: Site) -> None:
         update = next_of(ws, "update")
         while update["view"]["status"] != "playing":
             update = next_of(ws, "update")
-    for ws in sockets:
-        ws.close()
 
 
 def test_the_owner_dies_and_another_process_finishes_the_game(site: Site) -> None:

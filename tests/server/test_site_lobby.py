@@ -9,7 +9,6 @@ from typing import Any
 
 import httpx
 from redis import Redis
-from websockets.sync.client import ClientConnection, connect
 
 from doublesix.server.logins import KEY_PREFIX, LoginLimits
 
@@ -26,9 +25,7 @@ class LobbySocket:
     def __init__(self, process: Process, client: httpx.Client | None) -> None:
         cookie = "" if client is None else f"ds_guest={client.cookies['ds_guest']}"
         headers = {"Cookie": cookie} if cookie else {}
-        self.ws: ClientConnection = connect(
-            f"{process.ws}/ws/lobby", additional_headers=headers, open_timeout=15
-        )
+        self.ws = process.socket("/ws/lobby", additional_headers=headers)
         self.welcome = self.receive()
         assert self.welcome["type"] == "welcome", self.welcome
         self.names = {p["name"] for p in self.welcome["players"]}
