@@ -95,7 +95,12 @@ def render(lang: str, key: str, args: dict[str, Any]) -> str:
             values[name] = number(lang, value)
         else:
             values[name] = str(value)
-    return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), str(msg))
+
+    def value(m: re.Match[str]) -> str:
+        assert m.group(1) in values, f"{key}: no value for {m.group(0)} (given {sorted(args)})"
+        return values[m.group(1)]
+
+    return re.sub(r"\{(\w+)\}", value, str(msg))
 
 
 def check_page(page: Any, lang: str) -> list[str]:

@@ -138,6 +138,7 @@ def test_leaderboard_and_player_page(context: Any, rated_site: str, screenshots:
     assert page.locator("#ratings tbody tr td").nth(1).inner_text() == f"{ratings[best]}?"
     games = page.locator("#games tbody tr td a[href^='/game/']")
     assert games.count() == GAMES[best]
+    assert "Bot 1 · greedy" in page.locator("#games tbody tr").first.inner_text()  # name, level
     page.screenshot(path=str(screenshots / "player.png"), full_page=True)
     check_page(page, "en")
     page.click(".lang-switch button[data-lang='de']")

@@ -25,12 +25,17 @@ export function roster(names, levels) {
   return (names || []).map((name, s) => ({ name, bot: (levels && levels[s]) || null }));
 }
 
+/** The parameters of `bot.name` ("Bot 2 · expert") for the bot `p` ({name, bot}) at `seat`. */
+export function botName(p, seat) {
+  return { name: p.name || `Bot ${seat}`, level: has(`bot.${p.bot}`) ? { $t: `bot.${p.bot}` } : p.bot };
+}
+
 /** A seat's name as shown: a bot as "Bot 2 · expert" (its name and level), anyone else as named. */
 export function playerName(players, seat) {
   const p = players && players[seat];
   if (p === null || p === undefined || p === '') return t('seat.open');
   if (typeof p === 'string') return p;
-  if (p.bot) return t('bot.name', { name: p.name || `Bot ${seat}`, level: has(`bot.${p.bot}`) ? { $t: `bot.${p.bot}` } : p.bot });
+  if (p.bot) return t('bot.name', botName(p, seat));
   return p.name || t('seat.open');
 }
 

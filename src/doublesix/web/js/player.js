@@ -1,6 +1,7 @@
 // A player's page: the rating in each variant, its history drawn as SVG, the recent games.
 import { ApiError, get } from './api.js';
 import { clear, startPage, toast } from './common.js';
+import { botName } from './describe.js';
 import { currentLanguage, el, lit, tattr } from './i18n.js';
 import { VARIANTS, dataTable, pathKey, ratingText } from './ratings.js';
 
@@ -56,7 +57,7 @@ function players(list) {
   const span = document.createElement('span');
   span.className = 'names';
   for (const p of list) {
-    if (p.bot) span.appendChild(el('span', 'bot.name', { n: p.seat + 1, level: { $t: `bot.${p.bot}` } }));
+    if (p.bot) span.appendChild(el('span', 'bot.name', botName(p, p.seat)));
     else span.appendChild(lit('span', p.name || ''));
   }
   return span;
