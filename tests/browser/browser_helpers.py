@@ -186,3 +186,13 @@ def hidden_parts(page: Any, selectors: list[str]) -> list[str]:
     with "…" (empty when each is fully in sight)."""
     found: list[str] = page.evaluate(HIDDEN_JS, selectors)
     return found
+
+
+def watch_errors(page: Any, errors: list[str]) -> None:
+    """Add to ``errors`` what ``page`` raises, and the texts it shows unfilled (web/js/i18n.js
+    reports a key with no text, or a parameter with no value, as ``i18n: ...``)."""
+    page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
+    page.on(
+        "console",
+        lambda m: errors.append(f"{page.url}: {m.text}") if m.text.startswith("i18n:") else None,
+    )

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from .browser_helpers import SCREENSHOTS, Requests, play_bot_game
+from .browser_helpers import SCREENSHOTS, Requests, play_bot_game, watch_errors
 
 CHROMIUM = os.environ.get("DOUBLESIX_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -114,10 +114,7 @@ def new_context(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
         context = browser.new_context(base_url=server, **options)
         requests = Requests()
         requests.watch(context)
-        context.on(
-            "page",
-            lambda page: page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}")),
-        )
+        context.on("page", lambda page: watch_errors(page, errors))
         made.append((context, requests))
         return context
 

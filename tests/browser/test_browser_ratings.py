@@ -23,7 +23,7 @@ from websockets.sync.client import connect
 
 from doublesix.server.account_names import name_key
 
-from .browser_helpers import Requests
+from .browser_helpers import Requests, watch_errors
 from .conftest import _free_port, _wait_for
 from .test_browser_languages import check_page
 
@@ -93,7 +93,7 @@ def context(browser: Any, rated_site: str) -> Iterator[Any]:
     requests = Requests()
     requests.watch(made)
     errors: list[str] = []
-    made.on("page", lambda page: page.on("pageerror", lambda e: errors.append(str(e))))
+    made.on("page", lambda page: watch_errors(page, errors))
     yield made
     made.close()
     assert requests.outside(rated_site) == [], "a page loaded something from outside"

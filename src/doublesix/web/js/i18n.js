@@ -92,17 +92,28 @@ export function formatNumber(n) {
   return new Intl.NumberFormat(lang).format(n);
 }
 
-/** The text of `key` in the current language, with {name} parameters filled in. */
+/**
+ * The text of `key` in the current language, with {name} parameters filled in. A key with no
+ * text, or a parameter with no value, shows as written and is reported on the console
+ * ("i18n: ..."), where the browser tests look for it.
+ */
 export function t(key, params = {}) {
   let msg = key in catalog ? catalog[key] : fallback[key];
-  if (msg === undefined) return key;
+  if (msg === undefined) {
+    console.error(`i18n: no text for ${key}`);
+    return key;
+  }
   if (msg && typeof msg === 'object') {
     const n = Number(params.count ?? 0);
     const form = new Intl.PluralRules(lang).select(n);
     msg = msg[form] ?? msg.other;
   }
   const values = resolve(params);
-  return String(msg).replace(/\{(\w+)\}/g, (m, name) => (name in values ? String(values[name]) : m));
+  return String(msg).replace(/\{(\w+)\}/g, (m, name) => {
+    if (name in values) return String(values[name]);
+    console.error(`i18n: ${key} has no value for ${m}`);
+    return m;
+  });
 }
 
 /** Fill `el` with the text of `key` and remember both for a language switch. */
