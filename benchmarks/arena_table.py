@@ -16,8 +16,8 @@ so that the rows differ only in the time each bot had.
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -280,7 +280,14 @@ def order(log: tuple[dict[str, object], dict[int, ArenaResult]]) -> tuple[str, f
 
 
 def main() -> None:
-    paths = [Path(p) for p in sys.argv[1:]] or sorted(LOGS.glob("*.jsonl"))
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("logs", nargs="*", type=Path, help="arena logs (default: all in arena/)")
+    paths = parser.parse_args().logs or sorted(LOGS.glob("*.jsonl"))
+    for path in paths:
+        if not path.is_file():
+            parser.error(f"no such log: {path}")
     logs = sorted((log for log in map(played, paths) if on_main(log[0])), key=order)
     print(HEAD)
     for header, deals in logs:
