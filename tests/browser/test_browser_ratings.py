@@ -122,7 +122,7 @@ def test_leaderboard_and_player_page(context: Any, rated_site: str, screenshots:
     best = max(ratings, key=lambda n: ratings[n])
     assert first.nth(1).inner_text() == best
     assert first.nth(2).inner_text() == f"{ratings[best]}?"  # provisional
-    assert page.locator("#bot-ratings li[data-bot='expert']").inner_text() == "expert ≈ 1855"
+    assert page.locator("#bot-ratings li[data-bot='expert']").inner_text() == "expert ≈ 1857"
     assert page.locator(".variant-tabs a[aria-current='page']").inner_text() == "Draw game"
     page.screenshot(path=str(screenshots / "leaderboard.png"), full_page=True)
     check_page(page, "en")
