@@ -14,6 +14,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .browser_helpers import shown_as
+
 WEB = Path(__file__).resolve().parents[2] / "src" / "doublesix" / "web"
 CATALOGS = {
     lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
@@ -158,7 +160,7 @@ def test_language_follows_the_browser_switches_and_is_remembered(
     assert "Willkommen am Dominotisch!" in german
     page.fill("#guest-name", "Jürgen")
     page.click("#guest-form button[type=submit]")
-    page.wait_for_selector(".identity .my-name")
+    shown_as(page, "Jürgen")
     check_page(page, "de")
     switch(page, "fr")
     french = check_page(page, "fr")
