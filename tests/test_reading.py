@@ -10,16 +10,16 @@ import pytest
 from doublesix.bots import make_bot
 from doublesix.bots.base import Bot
 from doublesix.bots.choice_net import NetBot, NetModel, nets
-from doublesix.bots.fitted import STYLES
+from doublesix.bots.fitted import HEAVIEST_SLIP, STYLES
 from doublesix.bots.inference import ends_after, infer
-from doublesix.bots.reading import FLOOR, read_choices, seat_styles
+from doublesix.bots.reading import FLOOR, Chance, Reading, read_choices, seat_styles
 from doublesix.bots.sampler import Sampler
 from doublesix.bots.tables import SUIT
 from doublesix.rules.deal import Deal, RecordedDealer
 from doublesix.rules.game import Game
 from doublesix.rules.moves import Draw, Move, Play
-from doublesix.rules.ruleset import preset
-from doublesix.rules.view import seat_view
+from doublesix.rules.ruleset import Ruleset, preset
+from doublesix.rules.view import PlayedRound, seat_view
 
 PRIOR = (math.log(STYLES[0]), math.log(STYLES[1]), math.log(STYLES[2]))
 
@@ -93,6 +93,78 @@ def test_a_seat_s_style_is_read_from_its_plays() -> None:
         for s in shares:
             assert sum(s) == pytest.approx(1.0)
             assert min(s) >= FLOOR * 0.999
+
+
+class _Counted:
+    """A ``ChoiceModel`` counting the rounds read with it (``NetModel``'s chances)."""
+
+    def __init__(self) -> None:
+        self.model = NetModel(nets())
+        self.read = 0
+
+    def chance_in(self, ruleset: Ruleset, played: PlayedRound) -> Chance:
+        self.read += 1
+        return self.model.chance_in(ruleset, played)
+
+
+def test_a_game_s_rounds_are_read_once_each_to_the_same_shares() -> None:
+    """A seat's reading, kept through every decision of two games in turn as ``NetModel``
+    keeps it, reads each round before once, and its shares are, to the last bit, those of
+    reading every round afresh; so are ``NetModel``'s, which keeps one reading a game."""
+    counted = {0: _Counted(), 1: _Counted()}
+    readings: dict[int, Reading] = {}
+    models = {
+        0: NetModel(nets(), STYLES, remember=True),
+        1: NetModel(nets(), STYLES, remember=True),
+    }
+    fresh = NetModel(nets())
+    names = ["greedy", "random", "medium", "random"]
+    rounds_seen = {0: 0, 1: 0}
+    for seed in (3, 4):
+        game = Game(preset("kozel", target=400), seed=seed)
+        bots = [make_bot(n, s) for s, n in enumerate(names)]
+        most = {0: 0, 1: 0}
+        kept: dict[int, Reading | None] = {0: None, 1: None}
+        while not game.finished and len(game.rounds) <= 3:
+            if game.turn is None:
+                game.next_round()
+                continue
+            seat = game.turn
+            view = seat_view(game, seat)
+            if seat in counted:
+                past = view.past_rounds
+                reading = readings.get(seat)
+                if reading is None or not reading.continues(view.ruleset, seat, past):
+                    reading = readings[seat] = Reading(view.ruleset, seat, 0.02, counted[seat])
+                expected = seat_styles(view.ruleset, past, seat, PRIOR, 0.02, fresh)
+                assert reading.read(past).styles(PRIOR) == expected
+                model = models[seat]
+                model.prepare(view)
+                assert model.seat_styles == seat_styles(
+                    view.ruleset, past, seat, PRIOR, HEAVIEST_SLIP, fresh
+                )
+                assert kept[seat] in (None, model.reading)
+                kept[seat] = model.reading
+                most[seat] = max(most[seat], len(past))
+            game.play(bots[seat].choose(view), seat)
+        for seat in counted:
+            rounds_seen[seat] += most[seat]
+    assert rounds_seen[0] >= 4
+    assert {seat: c.read for seat, c in counted.items()} == rounds_seen
+
+
+def test_a_reading_moved_to_another_seat_or_game_starts_again() -> None:
+    game = Game(preset("kozel", target=400), seed=5)
+    _play(game, [make_bot(n, s) for s, n in enumerate(["greedy", "random"] * 2)], 2)
+    other = Game(preset("kozel", target=400), seed=6)
+    _play(other, [make_bot(n, s) for s, n in enumerate(["greedy", "random"] * 2)], 2)
+    view = seat_view(game, 0)
+    reading = Reading(view.ruleset, 0, 0.02, NetModel(nets())).read(view.past_rounds)
+    assert reading.continues(view.ruleset, 0, view.past_rounds)
+    assert not reading.continues(view.ruleset, 1, seat_view(game, 1).past_rounds)
+    assert not reading.continues(view.ruleset, 0, seat_view(other, 0).past_rounds)
+    assert not reading.continues(view.ruleset, 0, view.past_rounds[:1])
+    assert not reading.continues(preset("kozel", target=101), 0, view.past_rounds)
 
 
 def test_without_rounds_before_every_seat_keeps_the_prior() -> None:

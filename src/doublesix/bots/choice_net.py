@@ -43,7 +43,7 @@ from doublesix.bots.fitted import (
     style_mix,
 )
 from doublesix.bots.inference import Decision, Group, Knowledge, ends_after, remove_played, void_of
-from doublesix.bots.reading import Chance, LogShares, seat_styles
+from doublesix.bots.reading import Chance, LogShares, Reading
 from doublesix.bots.sampler import Sample
 from doublesix.bots.tables import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 from doublesix.rules.moves import Draw, Move, Pass, Play
@@ -202,7 +202,7 @@ class NetModel(FittedModel):
     each other seat is one of three players, unknown — as the network says, heaviest first,
     at random (``fitted.style_mix``) — so that a seat that sheds its heaviest tile is weighed
     as one; with ``remember`` too, each seat's shares are first read from the game's earlier
-    rounds (``reading.seat_styles``).
+    rounds (``reading.Reading``: each round read once, kept from decision to decision).
     """
 
     def __init__(
@@ -220,6 +220,8 @@ class NetModel(FittedModel):
         self.remember = remember
         self.seat_styles: list[LogShares] = []
         """Per seat, the logs of its styles' shares for this decision (with ``styles``)."""
+        self.reading: Reading | None = None
+        """What ``remember`` read of the game's rounds so far, kept for the next decision."""
         self.net: Net | None = None
         self.rows: dict[int, Public] = {}
 
@@ -230,9 +232,10 @@ class NetModel(FittedModel):
         if self.prior is None:
             return
         if self.remember:
-            self.seat_styles = seat_styles(
-                view.ruleset, view.past_rounds, view.seat, self.prior, HEAVIEST_SLIP, self
-            )
+            past = view.past_rounds
+            if self.reading is None or not self.reading.continues(view.ruleset, view.seat, past):
+                self.reading = Reading(view.ruleset, view.seat, HEAVIEST_SLIP, self)
+            self.seat_styles = self.reading.read(past).styles(self.prior)
         else:
             self.seat_styles = [self.prior] * view.ruleset.players
 

@@ -90,22 +90,60 @@ def seat_styles(
 ) -> list[LogShares]:
     """Per seat, the logs of its shares of the styles after its plays read in the rounds
     ``past``, each at least ``FLOOR``; ``prior`` for a seat with none read (``seat`` itself)."""
-    n = ruleset.players
-    evidence: list[list[float] | None] = [None] * n
-    slip_hit = math.log(1.0 - slip)
-    for played in past:
-        chance = model.chance_in(ruleset, played)
-        for d, hand, playable in read_choices(played, seat):
-            count = playable.bit_count()
-            e = evidence[d.seat]
-            if e is None:
-                e = evidence[d.seat] = [0.0, 0.0, 0.0]
-            e[0] += chance(d, hand, playable)
-            e[1] += (
-                slip_hit if playable.bit_length() - 1 == d.tile else math.log(slip / (count - 1))
-            )
-            e[2] -= math.log(count)
-    return [prior if e is None else _posterior(prior, e) for e in evidence]
+    return Reading(ruleset, seat, slip, model).read(past).styles(prior)
+
+
+class Reading:
+    """``seat_styles`` kept from decision to decision: each round of the game is read once.
+
+    A round over stays as it was, so a bot that reads before every decision adds the rounds
+    it has not read yet to what it read before; the evidence is summed in the same order as a
+    reading from the first round, to the last bit.
+    """
+
+    def __init__(self, ruleset: Ruleset, seat: int, slip: float, model: ChoiceModel) -> None:
+        self.ruleset = ruleset
+        self.seat = seat
+        self.model = model
+        self.slip = slip
+        self.rounds: list[PlayedRound] = []
+        """The rounds read, in the game's order."""
+        self.evidence: list[list[float] | None] = [None] * ruleset.players
+        """Per seat, the logs of its plays' chances by each style (``None``: none read)."""
+
+    def continues(self, ruleset: Ruleset, seat: int, past: Sequence[PlayedRound]) -> bool:
+        """Whether ``past`` is the rounds read and perhaps more, of the same game and seat."""
+        n = len(self.rounds)
+        return (
+            ruleset == self.ruleset
+            and seat == self.seat
+            and len(past) >= n
+            and (n == 0 or past[n - 1] == self.rounds[-1])
+        )
+
+    def read(self, past: Sequence[PlayedRound]) -> Reading:
+        """Read the rounds of ``past`` after those read (``past`` continues them)."""
+        slip_hit = math.log(1.0 - self.slip)
+        for played in past[len(self.rounds) :]:
+            chance = self.model.chance_in(self.ruleset, played)
+            for d, hand, playable in read_choices(played, self.seat):
+                count = playable.bit_count()
+                e = self.evidence[d.seat]
+                if e is None:
+                    e = self.evidence[d.seat] = [0.0, 0.0, 0.0]
+                e[0] += chance(d, hand, playable)
+                e[1] += (
+                    slip_hit
+                    if playable.bit_length() - 1 == d.tile
+                    else math.log(self.slip / (count - 1))
+                )
+                e[2] -= math.log(count)
+            self.rounds.append(played)
+        return self
+
+    def styles(self, prior: LogShares) -> list[LogShares]:
+        """``seat_styles`` of the rounds read."""
+        return [prior if e is None else _posterior(prior, e) for e in self.evidence]
 
 
 def _posterior(prior: LogShares, evidence: Sequence[float]) -> LogShares:
