@@ -3,7 +3,8 @@
     python benchmarks/arena_variants.py --preset kozel \
         --bots ismcts-fit-c0.7-t4:30,expert-2026:30 --games 40 --seed 16 --log FILE
 
-A bot named ``ismcts-fit-c<C>-t<T>`` is ``ismcts-fit`` (``bots/fitted.py``)
+A bot named ``expert-c<C>-t<T>`` is the table's ``expert`` with those two
+constants; one named ``ismcts-fit-c<C>-t<T>`` is ``ismcts-fit`` (``bots/fitted.py``)
 with the exploration constant ``C`` (``C_PUCT``, in standard deviations of
 the root's returns; 1.5 by default) and the prior's temperature ``T``
 (``PRIOR_T``, in the playout policy's points; 4 by default: lower is a
@@ -29,14 +30,18 @@ import re
 import sys
 from collections.abc import Sequence
 
-from doublesix.bots.base import register
+from doublesix.bots.base import BOTS, Bot, register
 from doublesix.bots.core import BLOCKED, advance
 from doublesix.bots.expert import ALWAYS_SOLVE, ExpertBot
 from doublesix.bots.fitted import ExpertFitBot, IsmctsFitBot
+from doublesix.bots.ismcts import IsmctsBot
 from doublesix.cli import main
 from doublesix.tiles import DOUBLES, OTHER, SUIT, VALUE
 
 VARIANT = re.compile(r"ismcts-fit-c([0-9.]+)-t([0-9.]+)(?:-s([0-9]+))?")
+
+EXPERT_VARIANT = re.compile(r"expert-c([0-9.]+)-t([0-9.]+)")
+"""``expert`` (the table's, ``choice_net``) with another exploration constant and prior."""
 
 PLAYOUT_WEIGHTS = (7, 105, -9, 51, 117)
 """(pips, a double, tiles kept that fit, tiles of the open number, the next seat cannot
@@ -126,6 +131,8 @@ def register_variants(argv: list[str]) -> None:
                 if m:
                     solve_at = int(m.group(3)) if m.group(3) else ALWAYS_SOLVE
                     _register(name, float(m.group(1)), float(m.group(2)), solve_at)
+                elif m := EXPERT_VARIANT.fullmatch(name):
+                    _register_expert(name, float(m.group(1)), float(m.group(2)))
                 elif name in ("expert-fp", "expert-fit-fp"):
                     _register_playout(name)
 
@@ -150,6 +157,20 @@ def _register(name: str, c_puct: float, prior_t: float, solve_at: int) -> None:
         return bot
 
     register(name, table=False, ms=100.0)(make)
+
+
+def _register_expert(name: str, c_puct: float, prior_t: float) -> None:
+    table_expert = BOTS["expert"]
+
+    def make(rng: random.Random) -> Bot:
+        bot = table_expert(rng)
+        assert isinstance(bot, IsmctsBot)
+        bot.name = name
+        bot.c_puct = c_puct
+        bot.prior_t = prior_t
+        return bot
+
+    register(name, table=False, ms=30.0)(make)
 
 
 def table(paths: list[str]) -> None:
