@@ -4,13 +4,15 @@
 
 ``expert`` reads each other seat's style of play from the rounds of the game before this
 one (``bots/reading.py``), before every decision; that CPU is not counted in its budget's
-work units. ``NetModel`` keeps its ``Reading`` from decision to decision, so a round is read
-once a game. This plays whole Kozel games of ``greedy``, ``random`` and ``medium`` seats
-(fast, and varied enough for every style to be read) and, at every decision of seat 0, times
-``NetModel.prepare`` both ways side by side on the same view, in alternating order: a
-model that kept its reading since the game's first decision, and a fresh one (what every
-decision did before). It prints the median and the 90th percentile of the CPU ms a decision
-by how many rounds were over, and the ratio of the medians.
+work units. The process keeps the readings (``Readings``), so a round is read once a game
+and seat, even by bots made afresh for every decision as the server's workers make them.
+This plays whole Kozel games of ``greedy``, ``random`` and ``medium`` seats (fast, and
+varied enough for every style to be read) and, at every decision of seat 0, times
+``NetModel.prepare`` of a model made for that decision both ways side by side on the same
+view, in alternating order: with the readings kept since the game's first decision, and
+with none kept (what every decision did before). It prints the median and the 90th
+percentile of the CPU ms a decision by how many rounds were over, and the ratio of the
+medians.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from collections import defaultdict
 
 from doublesix.bots import make_bot
 from doublesix.bots.choice_net import NetModel, nets
-from doublesix.bots.fitted import STYLES
+from doublesix.bots.fitted import HEAVIEST_SLIP, STYLES
+from doublesix.bots.reading import Readings
 from doublesix.rules.game import Game
 from doublesix.rules.ruleset import preset
 from doublesix.rules.view import SeatView, seat_view
@@ -49,7 +52,7 @@ def main() -> None:
     for g in range(args.games):
         game = Game(preset("kozel"), seed=args.seed + g)
         bots = [make_bot(name, rng.randrange(1 << 30)) for name in NAMES]
-        kept = NetModel(nets(), STYLES, remember=True)
+        readings = Readings(HEAVIEST_SLIP)
         while not game.finished:
             if game.turn is None:
                 game.next_round()
@@ -58,7 +61,8 @@ def main() -> None:
             view = seat_view(game, seat)
             if seat == 0:
                 rounds = len(view.past_rounds)
-                fresh = NetModel(nets(), STYLES, remember=True)
+                kept = NetModel(nets(), STYLES, readings)
+                fresh = NetModel(nets(), STYLES, Readings(HEAVIEST_SLIP))
                 pair = [(kept, kept_ms), (fresh, fresh_ms)]
                 for model, times in pair if len(kept_ms[rounds]) % 2 else pair[::-1]:
                     times[rounds].append(timed(model, view))

@@ -12,7 +12,14 @@ from doublesix.bots.base import Bot
 from doublesix.bots.choice_net import NetBot, NetModel, nets
 from doublesix.bots.fitted import HEAVIEST_SLIP, STYLES
 from doublesix.bots.inference import ends_after, infer
-from doublesix.bots.reading import FLOOR, Chance, Reading, read_choices, seat_styles
+from doublesix.bots.reading import (
+    FLOOR,
+    Chance,
+    Reading,
+    Readings,
+    read_choices,
+    seat_styles,
+)
 from doublesix.bots.sampler import Sampler
 from doublesix.bots.tables import SUIT
 from doublesix.rules.deal import Deal, RecordedDealer
@@ -108,49 +115,55 @@ class _Counted:
 
 
 def test_a_game_s_rounds_are_read_once_each_to_the_same_shares() -> None:
-    """A seat's reading, kept through every decision of two games in turn as ``NetModel``
-    keeps it, reads each round before once, and its shares are, to the last bit, those of
-    reading every round afresh; so are ``NetModel``'s, which keeps one reading a game."""
-    counted = {0: _Counted(), 1: _Counted()}
-    readings: dict[int, Reading] = {}
-    models = {
-        0: NetModel(nets(), STYLES, remember=True),
-        1: NetModel(nets(), STYLES, remember=True),
-    }
+    """The process's readings, through every decision of two games in turn, read each round
+    before once per seat, and the shares are, to the last bit, those of reading every round
+    afresh; so are those of a ``NetModel`` made afresh for every decision, as the server's
+    workers make the bot, with one ``Readings`` for all of them."""
+    counted = _Counted()
+    readings = Readings(0.02)
+    shared = Readings(HEAVIEST_SLIP)
     fresh = NetModel(nets())
     names = ["greedy", "random", "medium", "random"]
-    rounds_seen = {0: 0, 1: 0}
+    rounds_seen = 0
     for seed in (3, 4):
         game = Game(preset("kozel", target=400), seed=seed)
         bots = [make_bot(n, s) for s, n in enumerate(names)]
         most = {0: 0, 1: 0}
-        kept: dict[int, Reading | None] = {0: None, 1: None}
         while not game.finished and len(game.rounds) <= 3:
             if game.turn is None:
                 game.next_round()
                 continue
             seat = game.turn
             view = seat_view(game, seat)
-            if seat in counted:
+            if seat in most:
                 past = view.past_rounds
-                reading = readings.get(seat)
-                if reading is None or not reading.continues(view.ruleset, seat, past):
-                    reading = readings[seat] = Reading(view.ruleset, seat, 0.02, counted[seat])
                 expected = seat_styles(view.ruleset, past, seat, PRIOR, 0.02, fresh)
-                assert reading.read(past).styles(PRIOR) == expected
-                model = models[seat]
+                assert readings.styles(view.ruleset, seat, past, PRIOR, counted) == expected
+                model = NetModel(nets(), STYLES, shared)
                 model.prepare(view)
                 assert model.seat_styles == seat_styles(
                     view.ruleset, past, seat, PRIOR, HEAVIEST_SLIP, fresh
                 )
-                assert kept[seat] in (None, model.reading)
-                kept[seat] = model.reading
                 most[seat] = max(most[seat], len(past))
             game.play(bots[seat].choose(view), seat)
-        for seat in counted:
-            rounds_seen[seat] += most[seat]
-    assert rounds_seen[0] >= 4
-    assert {seat: c.read for seat, c in counted.items()} == rounds_seen
+        rounds_seen += sum(most.values())
+    assert rounds_seen >= 8
+    assert counted.read == rounds_seen
+    assert len(readings) == len(shared) == 4  # two seats of two games
+
+
+def test_the_readings_forget_the_least_recently_used() -> None:
+    """Beyond its size, the seat read longest ago is forgotten and read again when asked."""
+    game = Game(preset("kozel", target=400), seed=5)
+    _play(game, [make_bot(n, s) for s, n in enumerate(["greedy", "random"] * 2)], 2)
+    views = [seat_view(game, seat) for seat in (0, 1, 0)]
+    for size, reads in ((2, 4), (1, 6)):
+        counted = _Counted()
+        readings = Readings(0.02, size)
+        for v in views:
+            readings.styles(v.ruleset, v.seat, v.past_rounds, PRIOR, counted)
+        assert counted.read == reads
+        assert len(readings) == size
 
 
 def test_a_reading_moved_to_another_seat_or_game_starts_again() -> None:
@@ -159,12 +172,15 @@ def test_a_reading_moved_to_another_seat_or_game_starts_again() -> None:
     other = Game(preset("kozel", target=400), seed=6)
     _play(other, [make_bot(n, s) for s, n in enumerate(["greedy", "random"] * 2)], 2)
     view = seat_view(game, 0)
-    reading = Reading(view.ruleset, 0, 0.02, NetModel(nets())).read(view.past_rounds)
-    assert reading.continues(view.ruleset, 0, view.past_rounds)
+    past = view.past_rounds
+    reading = Reading(view.ruleset, 0, 0.02).read(past, NetModel(nets()))
+    assert reading.continues(view.ruleset, 0, past)
     assert not reading.continues(view.ruleset, 1, seat_view(game, 1).past_rounds)
     assert not reading.continues(view.ruleset, 0, seat_view(other, 0).past_rounds)
-    assert not reading.continues(view.ruleset, 0, view.past_rounds[:1])
-    assert not reading.continues(preset("kozel", target=101), 0, view.past_rounds)
+    assert not reading.continues(view.ruleset, 0, past[:1])
+    assert not reading.continues(preset("kozel", target=101), 0, past)
+    # the same last round is not enough: every round read must be the game's
+    assert not reading.continues(view.ruleset, 0, (seat_view(other, 0).past_rounds[0], past[1]))
 
 
 def test_without_rounds_before_every_seat_keeps_the_prior() -> None:
@@ -177,7 +193,7 @@ def test_without_rounds_before_every_seat_keeps_the_prior() -> None:
 def test_both_cores_weigh_deals_alike_with_each_seat_s_styles(name: str, players: int) -> None:
     """Later rounds' deals, weighed with the styles read seat by seat: the C core's weight is
     the Python mirror's to the last bit, and the seats' shares differ."""
-    model = NetModel(nets(), STYLES, remember=True)
+    model = NetModel(nets(), STYLES, Readings(HEAVIEST_SLIP))
     weighed = 0
     for seed in range(3):
         game = Game(preset(name, players, target=400), seed=seed)
@@ -250,3 +266,14 @@ def _bot(seed: int) -> NetBot:
     assert isinstance(bot, NetBot)
     bot.ms_per_move = 3.0
     return bot
+
+
+def test_bots_of_a_reading_level_share_the_process_s_readings() -> None:
+    """The server makes a bot for every decision: every ``expert`` made in the process
+    continues the same readings, and no other level's."""
+    bots = [make_bot(name, seed) for name, seed in [("expert", 1), ("expert", 2)]]
+    other = make_bot("ismcts-net-read", 1)
+    assert all(isinstance(b, NetBot) for b in [*bots, other])
+    first, second = (b.net_model.readings for b in bots if isinstance(b, NetBot))
+    assert first is not None and first is second
+    assert isinstance(other, NetBot) and other.net_model.readings not in (None, first)

@@ -43,7 +43,7 @@ from doublesix.bots.fitted import (
     style_mix,
 )
 from doublesix.bots.inference import Decision, Group, Knowledge, ends_after, remove_played, void_of
-from doublesix.bots.reading import Chance, LogShares, Reading
+from doublesix.bots.reading import Chance, LogShares, Readings
 from doublesix.bots.sampler import Sample
 from doublesix.bots.tables import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
 from doublesix.rules.moves import Draw, Move, Pass, Play
@@ -201,15 +201,15 @@ class NetModel(FittedModel):
     weighed by ``FittedModel``'s logit. With ``styles`` (their prior shares, as ``STYLES``),
     each other seat is one of three players, unknown — as the network says, heaviest first,
     at random (``fitted.style_mix``) — so that a seat that sheds its heaviest tile is weighed
-    as one; with ``remember`` too, each seat's shares are first read from the game's earlier
-    rounds (``reading.Reading``: each round read once, kept from decision to decision).
+    as one; with ``readings`` too, each seat's shares are first read from the game's earlier
+    rounds, each round once in the process (``reading.Readings``).
     """
 
     def __init__(
         self,
         nets: dict[str, Net],
         styles: tuple[float, float, float] | None = None,
-        remember: bool = False,
+        readings: Readings | None = None,
     ) -> None:
         super().__init__()
         self.nets = nets
@@ -217,27 +217,28 @@ class NetModel(FittedModel):
         if styles is not None:
             a, b, c = styles
             self.prior = (math.log(a), math.log(b), math.log(c))
-        self.remember = remember
+        self.readings = readings
         self.seat_styles: list[LogShares] = []
         """Per seat, the logs of its styles' shares for this decision (with ``styles``)."""
-        self.reading: Reading | None = None
-        """What ``remember`` read of the game's rounds so far, kept for the next decision."""
         self.net: Net | None = None
         self.rows: dict[int, Public] = {}
 
     def prepare(self, view: SeatView) -> None:
-        self.net = self.nets.get(f"{view.ruleset.preset}-{view.ruleset.players}")
+        self.net = self.net_of(view.ruleset)
         self.rows = public_rows(view) if self.net is not None else {}
         self.seen_by = None
         if self.prior is None:
             return
-        if self.remember:
-            past = view.past_rounds
-            if self.reading is None or not self.reading.continues(view.ruleset, view.seat, past):
-                self.reading = Reading(view.ruleset, view.seat, HEAVIEST_SLIP, self)
-            self.seat_styles = self.reading.read(past).styles(self.prior)
+        if self.readings is not None:
+            self.seat_styles = self.readings.styles(
+                view.ruleset, view.seat, view.past_rounds, self.prior, self
+            )
         else:
             self.seat_styles = [self.prior] * view.ruleset.players
+
+    def net_of(self, ruleset: Ruleset) -> Net | None:
+        """The network of the game kind of ``ruleset``, if it has one."""
+        return self.nets.get(f"{ruleset.preset}-{ruleset.players}")
 
     def native_seen(self, k: Knowledge) -> _native.Seen:
         styles = None if self.prior is None else (self.seat_styles, HEAVIEST_SLIP)
@@ -251,7 +252,7 @@ class NetModel(FittedModel):
         return style_mix(self, k, sample, self.seat_styles, HEAVIEST_SLIP)[0]
 
     def chance_in(self, ruleset: Ruleset, played: PlayedRound) -> Chance:
-        net = self.nets.get(f"{ruleset.preset}-{ruleset.players}")
+        net = self.net_of(ruleset)
         if net is None:
             return lambda d, hand, playable: FittedModel.log_p(self, d, hand, playable)
         rows = rows_of(ruleset, played.events, played.boneyard_count)
@@ -293,9 +294,9 @@ class NetBot(IsmctsFitBot):
         nets: dict[str, Net],
         ms_per_move: float = 100.0,
         styles: tuple[float, float, float] | None = None,
-        remember: bool = False,
+        readings: Readings | None = None,
     ) -> None:
-        self.net_model = NetModel(nets, styles, remember)
+        self.net_model = NetModel(nets, styles, readings)
         super().__init__(rng, ms_per_move, self.net_model)
 
     def choose(self, view: SeatView) -> Move:
@@ -327,8 +328,13 @@ EXPERT_MS = 30.0
 """``expert``'s budget per move at a table (README: "Default budgets")."""
 
 
+_readings: dict[str, Readings] = {}
+"""Per reading level, what its bots in this process read of the games' rounds."""
+
+
 def _reading(rng: random.Random, name: str) -> NetBot:
-    bot = NetBot(rng, nets(), EXPERT_MS, styles=STYLES, remember=True)
+    readings = _readings.setdefault(name, Readings(HEAVIEST_SLIP))
+    bot = NetBot(rng, nets(), EXPERT_MS, styles=STYLES, readings=readings)
     bot.name = name
     return bot
 

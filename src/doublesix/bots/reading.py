@@ -14,12 +14,19 @@ taken for one.
 A seat's hand at a play of an earlier round is known from its last draw of
 that round on (its hand at the end, and the tiles it played since); plays
 before a draw, and leads (which may be forced, R16–R21), are not read.
+
+A round over stays as it was, so a game's rounds need reading once each:
+``Reading`` adds the rounds it has not read to what it read, and
+``Readings`` keeps the readings in the process, for bots made afresh for
+every decision as the server's thinking workers make them.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from typing import Protocol
 
 from doublesix.bots.inference import Decision, ends_after
@@ -90,21 +97,19 @@ def seat_styles(
 ) -> list[LogShares]:
     """Per seat, the logs of its shares of the styles after its plays read in the rounds
     ``past``, each at least ``FLOOR``; ``prior`` for a seat with none read (``seat`` itself)."""
-    return Reading(ruleset, seat, slip, model).read(past).styles(prior)
+    return Reading(ruleset, seat, slip).read(past, model).styles(prior)
 
 
 class Reading:
     """``seat_styles`` kept from decision to decision: each round of the game is read once.
 
-    A round over stays as it was, so a bot that reads before every decision adds the rounds
-    it has not read yet to what it read before; the evidence is summed in the same order as a
-    reading from the first round, to the last bit.
+    The evidence of the rounds added is summed in the same order as a reading from the
+    first round would sum it, so the shares are the same to the last bit.
     """
 
-    def __init__(self, ruleset: Ruleset, seat: int, slip: float, model: ChoiceModel) -> None:
+    def __init__(self, ruleset: Ruleset, seat: int, slip: float) -> None:
         self.ruleset = ruleset
         self.seat = seat
-        self.model = model
         self.slip = slip
         self.rounds: list[PlayedRound] = []
         """The rounds read, in the game's order."""
@@ -118,14 +123,15 @@ class Reading:
             ruleset == self.ruleset
             and seat == self.seat
             and len(past) >= n
-            and (n == 0 or past[n - 1] == self.rounds[-1])
+            and list(past[:n]) == self.rounds
         )
 
-    def read(self, past: Sequence[PlayedRound]) -> Reading:
-        """Read the rounds of ``past`` after those read (``past`` continues them)."""
+    def read(self, past: Sequence[PlayedRound], model: ChoiceModel) -> Reading:
+        """Read the rounds of ``past`` after those read (``past`` continues them) by
+        ``model``, the model that read those."""
         slip_hit = math.log(1.0 - self.slip)
         for played in past[len(self.rounds) :]:
-            chance = self.model.chance_in(self.ruleset, played)
+            chance = model.chance_in(self.ruleset, played)
             for d, hand, playable in read_choices(played, self.seat):
                 count = playable.bit_count()
                 e = self.evidence[d.seat]
@@ -144,6 +150,55 @@ class Reading:
     def styles(self, prior: LogShares) -> list[LogShares]:
         """``seat_styles`` of the rounds read."""
         return [prior if e is None else _posterior(prior, e) for e in self.evidence]
+
+
+KEPT = 512
+"""Readings ``Readings`` keeps: one holds the rounds it read (eleven Kozel rounds, as a
+worker unpickles them, take some 21 kB), so at most some 11 MB."""
+
+
+class Readings:
+    """The readings of one model's bots in this process, each game's seat's found again.
+
+    A bot made for a single decision (the server's thinking workers make one a move, from
+    the table's seed) would read every round before again at every decision. Its model
+    takes the reading from here instead, where the bot of its seat's decision before left
+    it, and reads only the rounds since. A reading is found by the seat, the rules and the
+    first round's hands, and continued only if it read the same rounds (``continues``); the
+    least recently used are forgotten beyond ``size``. Every model reading with one
+    ``Readings`` must give the same chances (one bot level's), since their rounds are
+    summed together; a lock keeps threads that share it apart.
+    """
+
+    def __init__(self, slip: float, size: int = KEPT) -> None:
+        self.slip = slip
+        self.size = size
+        self._kept: OrderedDict[Hashable, Reading] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def styles(
+        self,
+        ruleset: Ruleset,
+        seat: int,
+        past: Sequence[PlayedRound],
+        prior: LogShares,
+        model: ChoiceModel,
+    ) -> list[LogShares]:
+        """``seat_styles`` of ``past`` for ``seat``, reading only what was not read here."""
+        if not past:
+            return [prior] * ruleset.players
+        key = (seat, ruleset, past[0].hands)
+        with self._lock:
+            reading = self._kept.pop(key, None)
+            if reading is None or not reading.continues(ruleset, seat, past):
+                reading = Reading(ruleset, seat, self.slip)
+            self._kept[key] = reading.read(past, model)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+            return reading.styles(prior)
+
+    def __len__(self) -> int:
+        return len(self._kept)
 
 
 def _posterior(prior: LogShares, evidence: Sequence[float]) -> LogShares:
