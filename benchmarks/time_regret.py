@@ -1,0 +1,131 @@
+"""What a longer search says `expert`'s 30 ms and 300 ms moves cost: the gain time can buy.
+
+    python benchmarks/time_regret.py --preset kozel --games 4 --referee 1000
+
+Plays whole games with ``expert`` at 30 ms in every seat. At each decision
+with two moves or more that the tree search decides (not the exact endgame,
+``solve_at``), a referee — the same search given ``--referee`` ms — values
+every root move (its mean, in the search's own points: the round's points for
+the seat's side, with the bonus when they decide the game), and ``expert`` at
+30 ms and at 300 ms (other seeds) choose. A move's regret is the referee's
+best value less the value of that move. The mean of the 30 ms regret less the
+300 ms one is what the model says ten times the time is worth a decision;
+multiplied by a side's decisions a round, a side's points a round — the most
+the 300 ms bot can gain on this model of the hidden hands and of the others,
+to set beside what it does gain in the arena (its margin a round over deals).
+A noisy referee inflates both regrets alike (its best is a maximum of noisy
+means), not their difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+from typing import Any
+
+from doublesix.bots import make_bot
+from doublesix.bots.arena import play_game
+from doublesix.bots.choice_net import NET_COST, NetBot
+from doublesix.bots.fitted import ISMCTS_FIT_COST
+from doublesix.bots.inference import infer
+from doublesix.bots.ismcts import UNITS_PER_MS, Search
+from doublesix.bots.pimc import root_moves, stop_of, to_move
+from doublesix.bots.tree import key
+from doublesix.rules.ruleset import preset
+from doublesix.rules.view import SeatView
+
+
+def referee_values(view: SeatView, ms: float, seed: int) -> list[float] | None:
+    """The referee's mean for each root move, or ``None`` where the endgame decides."""
+    bot = make_bot(f"expert:{ms:g}", seed)
+    assert isinstance(bot, NetBot)
+    k = infer(view)
+    if sum(view.hand_counts) + stop_of(view, k) <= bot.solve_at:
+        return None
+    bot.net_model.prepare(view)
+    cost = NET_COST if bot.net_model.net is not None else ISMCTS_FIT_COST
+    search = Search(view, k, random.Random(seed), bot.model, bot.bonus, bot.c_puct, bot.prior_t)
+    edges = search.run(int(ms * UNITS_PER_MS), cost)
+    values = []
+    for move in root_moves(view):
+        e = edges.get(key(view.seat, *move))
+        values.append(e.total / e.visits if e is not None and e.visits else -math.inf)
+    return values
+
+
+class Judged:
+    """A seat played by ``expert`` at 30 ms whose decisions are judged by the referee."""
+
+    def __init__(
+        self, seat: int, seed: int, referee: float, rows: list[tuple[float, float]]
+    ) -> None:
+        self.bot = make_bot("expert:30", seed)
+        self.name = self.bot.name
+        self.seat = seat
+        self.seed = seed
+        self.referee = referee
+        self.rows = rows
+        self.endgame = 0
+
+    def choose(self, view: Any) -> Any:
+        moves = root_moves(view)
+        if len(moves) > 1:
+            self.seed += 1
+            values = referee_values(view, self.referee, self.seed)
+            if values is None:
+                self.endgame += 1
+            else:
+                best = max(values)
+                legal = [to_move(view, *m) for m in moves]
+                fast, slow = (
+                    best - values[legal.index(make_bot(spec, self.seed + shift).choose(view))]
+                    for spec, shift in (("expert:30", 7), ("expert:300", 11))
+                )
+                self.rows.append((fast, slow))
+        return self.bot.choose(view)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--preset", default="kozel")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--referee", type=float, default=1000.0, help="the referee's ms")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rules = preset(args.preset, args.players)
+    rows: list[tuple[float, float]] = []
+    rounds = endgame = 0
+    for g in range(args.games):
+        seats = [
+            Judged(s, 1_000_000 * (args.seed + g) + 10_000 * s, args.referee, rows)
+            for s in range(rules.players)
+        ]
+        game = play_game(rules, args.seed + g, seats)
+        rounds += len(game.rounds)
+        endgame += sum(s.endgame for s in seats)
+    gains = [a - b for a, b in rows]
+    mean = statistics.fmean(gains)
+    half = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains))
+    per_round = len(rows) / (rounds * rules.sides)
+    print(
+        f"{args.preset}, {rules.players} players, {args.games} games (seed {args.seed}), "
+        f"{rounds} rounds; referee: expert's search at {args.referee:g} ms"
+    )
+    print(f"decisions judged: {len(rows)} (the endgame's exact search decided {endgame} more)")
+    print(f"differing moves: {sum(a != b for a, b in rows)} of {len(rows)}")
+    print(
+        f"regret a decision, mean: 30 ms {statistics.fmean(a for a, _ in rows):.3f}, "
+        f"300 ms {statistics.fmean(b for _, b in rows):.3f} points"
+    )
+    print(f"gain of 300 ms a decision: {mean:+.3f} ± {half:.3f} points")
+    print(
+        f"a side's judged decisions a round: {per_round:.2f}; gain a round: "
+        f"{mean * per_round:+.2f} ± {half * per_round:.2f} points"
+    )
+
+
+if __name__ == "__main__":
+    main()
