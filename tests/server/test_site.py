@@ -266,7 +266,8 @@ def test_bots_and_clocks_resume_on_the_new_owner(site: Site) -> None:
             break
         assert time.monotonic() < deadline, (
             f"the bot and the clock did not resume (version {now['version']}, made at "
-            f"{version}); the new owner's log:\n{b.log.read_text()[-4000:]}"
+            f"{version}); the table on the new owner: {now}; "
+            f"its log:\n{b.log.read_text()[-4000:]}"
         )
         time.sleep(0.3)
 
