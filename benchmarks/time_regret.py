@@ -21,18 +21,13 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import statistics
 from typing import Any
 
 from doublesix.bots import make_bot
 from doublesix.bots.arena import play_game
-from doublesix.bots.choice_net import NET_COST, NetBot
-from doublesix.bots.fitted import ISMCTS_FIT_COST
-from doublesix.bots.inference import infer
-from doublesix.bots.ismcts import UNITS_PER_MS, Search
-from doublesix.bots.pimc import root_moves, stop_of, to_move
-from doublesix.bots.tree import key
+from doublesix.bots.choice_net import NetBot
+from doublesix.bots.pimc import root_moves, to_move
 from doublesix.rules.ruleset import preset
 from doublesix.rules.view import SeatView
 
@@ -41,18 +36,8 @@ def referee_values(view: SeatView, ms: float, seed: int) -> list[float] | None:
     """The referee's mean for each root move, or ``None`` where the endgame decides."""
     bot = make_bot(f"expert:{ms:g}", seed)
     assert isinstance(bot, NetBot)
-    k = infer(view)
-    if sum(view.hand_counts) + stop_of(view, k) <= bot.solve_at:
-        return None
-    bot.net_model.prepare(view)
-    cost = NET_COST if bot.net_model.net is not None else ISMCTS_FIT_COST
-    search = Search(view, k, random.Random(seed), bot.model, bot.bonus, bot.c_puct, bot.prior_t)
-    edges = search.run(int(ms * UNITS_PER_MS), cost)
-    values = []
-    for move in root_moves(view):
-        e = edges.get(key(view.seat, *move))
-        values.append(e.total / e.visits if e is not None and e.visits else -math.inf)
-    return values
+    bot.prepare(view)
+    return bot.root_values(view)
 
 
 class Judged:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 
+from doublesix.bots import make_bot
+from doublesix.bots.choice_net import NetBot
 from doublesix.bots.core import Scorer, moves_of
-from doublesix.bots.expert import POOL, OpponentModel
+from doublesix.bots.expert import ALWAYS_SOLVE, POOL, OpponentModel
 from doublesix.bots.inference import infer
 from doublesix.bots.ismcts import COST, REUSE, UNITS_PER_MS, IsmctsBot, Search, Values
-from doublesix.bots.pimc import root_moves
+from doublesix.bots.pimc import root_moves, to_move
 from doublesix.bots.tree import Node, Puct, key, moves, policy_score
 from doublesix.rules.game import Game
 from doublesix.rules.ruleset import preset
@@ -148,3 +150,32 @@ def test_a_decision_whose_every_move_ends_the_round_counts_its_iterations() -> N
         if found == 3:
             break
     assert found
+
+
+def test_the_move_chosen_is_the_root_value_s_best_and_the_endgame_has_none() -> None:
+    """``choose`` plays the first best of ``root_values`` (what benchmarks read of a
+    decision), for the plain search and for ``expert``, whose model is prepared first."""
+    views = [
+        v
+        for name, players, plies in (("kozel", 4, 3), ("draw", 2, 2), ("block", 4, 5))
+        for seed in range(6)
+        if len(root_moves(v := _view_after(name, players, seed, plies))) > 1
+    ]
+    assert len(views) >= 6
+    for i, view in enumerate(views):
+        for spec in ("ismcts:4", "expert:4"):
+            valuer, chooser = make_bot(spec, i), make_bot(spec, i)
+            assert isinstance(valuer, IsmctsBot)
+            if isinstance(valuer, NetBot):
+                valuer.prepare(view)
+            values = valuer.root_values(view)
+            assert values is not None and len(values) == len(root_moves(view))
+            best = values.index(max(values))
+            assert chooser.choose(view) == to_move(view, *root_moves(view)[best])
+    late = next(
+        v
+        for seed in range(20)
+        for plies in range(14)
+        if sum((v := _view_after("block", 2, seed, plies)).hand_counts) <= ALWAYS_SOLVE
+    )
+    assert IsmctsBot(random.Random(1)).root_values(late) is None

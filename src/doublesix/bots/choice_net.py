@@ -300,9 +300,14 @@ class NetBot(IsmctsFitBot):
         super().__init__(rng, ms_per_move, self.net_model)
 
     def choose(self, view: SeatView) -> Move:
+        self.prepare(view)
+        return super().choose(view)
+
+    def prepare(self, view: SeatView) -> None:
+        """Ready the model (and the search's costs) for ``view``: before ``choose`` or
+        ``root_values``."""
         self.net_model.prepare(view)
         self.cost = NET_COST if self.net_model.net is not None else ISMCTS_FIT_COST
-        return super().choose(view)
 
     def endgame(self) -> ExpertBot:
         return ExpertFitBot(self.rng, self.ms_per_move, self.net_model)
@@ -333,7 +338,9 @@ _readings: dict[str, Readings] = {}
 
 
 def _reading(rng: random.Random, name: str) -> NetBot:
-    readings = _readings.setdefault(name, Readings(HEAVIEST_SLIP))
+    readings = _readings.get(name)
+    if readings is None:
+        readings = _readings[name] = Readings(HEAVIEST_SLIP)
     bot = NetBot(rng, nets(), EXPERT_MS, styles=STYLES, readings=readings)
     bot.name = name
     return bot

@@ -316,22 +316,29 @@ class IsmctsBot:
         if len(legal) == 1:
             self.work = Work()
             return to_move(view, *legal[0])
-        k = infer(view)
-        if sum(view.hand_counts) + stop_of(view, k) <= self.solve_at:
+        values = self.root_values(view)
+        if values is None:
             expert = self.endgame()
             move = expert.choose(view)
             self.work = expert.work
             return move
+        best = max(range(len(legal)), key=lambda i: (values[i], -i))
+        return to_move(view, *legal[best])
+
+    def root_values(self, view: SeatView) -> list[float] | None:
+        """The tree search's mean return of each of ``root_moves(view)`` (minus infinity for
+        a move it never tried), or None where the endgame's exact search decides instead."""
+        k = infer(view)
+        if sum(view.hand_counts) + stop_of(view, k) <= self.solve_at:
+            return None
         search = Search(view, k, self.rng, self.model, self.bonus, self.c_puct, self.prior_t)
         edges = search.run(max(1, int(self.ms_per_move * UNITS_PER_MS)), self.cost)
         self.work = search.work
-
-        def mean(i: int) -> tuple[float, int]:
-            e = edges.get(key(view.seat, *legal[i]))
-            return (e.total / e.visits if e is not None and e.visits else -math.inf, -i)
-
-        best = max(range(len(legal)), key=mean)
-        return to_move(view, *legal[best])
+        values = []
+        for move in root_moves(view):
+            e = edges.get(key(view.seat, *move))
+            values.append(e.total / e.visits if e is not None and e.visits else -math.inf)
+        return values
 
 
 @register("ismcts", table=False, ms=BUDGET_MS)
