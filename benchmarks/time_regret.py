@@ -2,7 +2,9 @@
 
     python benchmarks/time_regret.py --preset kozel --games 4 --referee 1000
 
-Plays whole games with ``expert`` at 30 ms in every seat. At each decision
+Plays whole games with ``expert`` (or ``--level``: any level of the tree search,
+``IsmctsBot``, arena_variants.py's variants too — the first test of a candidate
+model) at 30 ms in every seat. At each decision
 with two moves or more that the tree search decides (not the exact endgame,
 ``solve_at``), a referee — the same search given ``--referee`` ms — values
 every root move (its mean, in the search's own points: the round's points for
@@ -24,29 +26,32 @@ import math
 import statistics
 from typing import Any
 
+from arena_variants import register_variants
+
 from doublesix.bots import make_bot
 from doublesix.bots.arena import play_game
-from doublesix.bots.choice_net import NetBot
+from doublesix.bots.ismcts import IsmctsBot
 from doublesix.bots.pimc import root_moves, to_move
 from doublesix.rules.ruleset import preset
 from doublesix.rules.view import SeatView
 
 
-def referee_values(view: SeatView, ms: float, seed: int) -> list[float] | None:
+def referee_values(view: SeatView, level: str, ms: float, seed: int) -> list[float] | None:
     """The referee's mean for each root move, or ``None`` where the endgame decides."""
-    bot = make_bot(f"expert:{ms:g}", seed)
-    assert isinstance(bot, NetBot)
+    bot = make_bot(f"{level}:{ms:g}", seed)
+    assert isinstance(bot, IsmctsBot), f"{level} is not a level of the tree search"
     bot.prepare(view)
     return bot.root_values(view)
 
 
 class Judged:
-    """A seat played by ``expert`` at 30 ms whose decisions are judged by the referee."""
+    """A seat played by ``level`` at 30 ms whose decisions are judged by the referee."""
 
     def __init__(
-        self, seat: int, seed: int, referee: float, rows: list[tuple[float, float]]
+        self, level: str, seat: int, seed: int, referee: float, rows: list[tuple[float, float]]
     ) -> None:
-        self.bot = make_bot("expert:30", seed)
+        self.level = level
+        self.bot = make_bot(f"{level}:30", seed)
         self.name = self.bot.name
         self.seat = seat
         self.seed = seed
@@ -58,7 +63,7 @@ class Judged:
         moves = root_moves(view)
         if len(moves) > 1:
             self.seed += 1
-            values = referee_values(view, self.referee, self.seed)
+            values = referee_values(view, self.level, self.referee, self.seed)
             if values is None:
                 self.endgame += 1
             else:
@@ -66,7 +71,7 @@ class Judged:
                 legal = [to_move(view, *m) for m in moves]
                 fast, slow = (
                     best - values[legal.index(make_bot(spec, self.seed + shift).choose(view))]
-                    for spec, shift in (("expert:30", 7), ("expert:300", 11))
+                    for spec, shift in ((f"{self.level}:30", 7), (f"{self.level}:300", 11))
                 )
                 self.rows.append((fast, slow))
         return self.bot.choose(view)
@@ -74,18 +79,20 @@ class Judged:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--level", default="expert", help="the tree search's level judged")
     parser.add_argument("--preset", default="kozel")
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--referee", type=float, default=1000.0, help="the referee's ms")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    register_variants(["--bots", args.level])
     rules = preset(args.preset, args.players)
     rows: list[tuple[float, float]] = []
     rounds = endgame = 0
     for g in range(args.games):
         seats = [
-            Judged(s, 1_000_000 * (args.seed + g) + 10_000 * s, args.referee, rows)
+            Judged(args.level, s, 1_000_000 * (args.seed + g) + 10_000 * s, args.referee, rows)
             for s in range(rules.players)
         ]
         game = play_game(rules, args.seed + g, seats)
@@ -97,7 +104,7 @@ def main() -> None:
     per_round = len(rows) / (rounds * rules.sides)
     print(
         f"{args.preset}, {rules.players} players, {args.games} games (seed {args.seed}), "
-        f"{rounds} rounds; referee: expert's search at {args.referee:g} ms"
+        f"{rounds} rounds; referee: {args.level}'s search at {args.referee:g} ms"
     )
     print(f"decisions judged: {len(rows)} (the endgame's exact search decided {endgame} more)")
     print(f"differing moves: {sum(a != b for a, b in rows)} of {len(rows)}")

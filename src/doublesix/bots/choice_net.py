@@ -46,7 +46,7 @@ from doublesix.bots.inference import Decision, Group, Knowledge, ends_after, rem
 from doublesix.bots.reading import Chance, LogShares, Readings
 from doublesix.bots.sampler import Sample
 from doublesix.bots.tables import DOUBLES, HIGH, LOW, OTHER, SUIT, VALUE
-from doublesix.rules.moves import Draw, Move, Pass, Play
+from doublesix.rules.moves import Draw, Pass, Play
 from doublesix.rules.ruleset import Ruleset
 from doublesix.rules.view import HiddenDraw, PlayedRound, PublicEvent, SeatView
 from doublesix.tiles import ALL
@@ -299,13 +299,8 @@ class NetBot(IsmctsFitBot):
         self.net_model = NetModel(nets, styles, readings)
         super().__init__(rng, ms_per_move, self.net_model)
 
-    def choose(self, view: SeatView) -> Move:
-        self.prepare(view)
-        return super().choose(view)
-
     def prepare(self, view: SeatView) -> None:
-        """Ready the model (and the search's costs) for ``view``: before ``choose`` or
-        ``root_values``."""
+        """The network and the styles for ``view``'s game kind and seat, and their costs."""
         self.net_model.prepare(view)
         self.cost = NET_COST if self.net_model.net is not None else ISMCTS_FIT_COST
 

@@ -312,6 +312,7 @@ class IsmctsBot:
         return ExpertBot(self.rng, self.ms_per_move, self.model, self.bonus)
 
     def choose(self, view: SeatView) -> Move:
+        self.prepare(view)
         legal = root_moves(view)
         if len(legal) == 1:
             self.work = Work()
@@ -324,6 +325,10 @@ class IsmctsBot:
             return move
         best = max(range(len(legal)), key=lambda i: (values[i], -i))
         return to_move(view, *legal[best])
+
+    def prepare(self, view: SeatView) -> None:
+        """Ready the search's model for ``view``, as ``choose`` does first: a caller of
+        ``root_values`` calls it before. The plain search's model needs nothing."""
 
     def root_values(self, view: SeatView) -> list[float] | None:
         """The tree search's mean return of each of ``root_moves(view)`` (minus infinity for
