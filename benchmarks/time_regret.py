@@ -15,6 +15,8 @@ best value less the value of that move. The mean of the 30 ms regret less the
 multiplied by a side's decisions a round, a side's points a round — the most
 the 300 ms bot can gain on this model of the hidden hands and of the others,
 to set beside what it does gain in the arena (its margin a round over deals).
+The 30 ms regret alone is the most any search on this model could gain: a
+search that always found the referee's best move.
 A noisy referee inflates both regrets alike (its best is a maximum of noisy
 means), not their difference.
 """
@@ -77,6 +79,11 @@ class Judged:
         return self.bot.choose(view)
 
 
+def interval(xs: list[float]) -> tuple[float, float]:
+    """The mean of ``xs`` and the half-width of its 95% interval."""
+    return statistics.fmean(xs), 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--level", default="expert", help="the tree search's level judged")
@@ -98,9 +105,8 @@ def main() -> None:
         game = play_game(rules, args.seed + g, seats)
         rounds += len(game.rounds)
         endgame += sum(s.endgame for s in seats)
-    gains = [a - b for a, b in rows]
-    mean = statistics.fmean(gains)
-    half = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains))
+    mean, half = interval([a - b for a, b in rows])
+    whole, whole_half = interval([a for a, _ in rows])
     per_round = len(rows) / (rounds * rules.sides)
     print(
         f"{args.preset}, {rules.players} players, {args.games} games (seed {args.seed}), "
@@ -116,6 +122,11 @@ def main() -> None:
     print(
         f"a side's judged decisions a round: {per_round:.2f}; gain a round: "
         f"{mean * per_round:+.2f} ± {half * per_round:.2f} points"
+    )
+    print(
+        f"the most any search on this model gains over 30 ms (the 30 ms move's whole regret): "
+        f"{whole:.3f} ± {whole_half:.3f} points a decision, "
+        f"{whole * per_round:.2f} ± {whole_half * per_round:.2f} a round"
     )
 
 
