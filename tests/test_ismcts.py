@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from doublesix.bots import make_bot
-from doublesix.bots.choice_net import NetBot
 from doublesix.bots.core import Scorer, moves_of
 from doublesix.bots.expert import ALWAYS_SOLVE, POOL, OpponentModel
 from doublesix.bots.inference import infer
@@ -154,7 +153,7 @@ def test_a_decision_whose_every_move_ends_the_round_counts_its_iterations() -> N
 
 def test_the_move_chosen_is_the_root_value_s_best_and_the_endgame_has_none() -> None:
     """``choose`` plays the first best of ``root_values`` (what benchmarks read of a
-    decision), for the plain search and for ``expert``, whose model is prepared first."""
+    decision, after ``prepare``), for the plain search and for ``expert``."""
     views = [
         v
         for name, players, plies in (("kozel", 4, 3), ("draw", 2, 2), ("block", 4, 5))
@@ -166,8 +165,7 @@ def test_the_move_chosen_is_the_root_value_s_best_and_the_endgame_has_none() -> 
         for spec in ("ismcts:4", "expert:4"):
             valuer, chooser = make_bot(spec, i), make_bot(spec, i)
             assert isinstance(valuer, IsmctsBot)
-            if isinstance(valuer, NetBot):
-                valuer.prepare(view)
+            valuer.prepare(view)
             values = valuer.root_values(view)
             assert values is not None and len(values) == len(root_moves(view))
             best = values.index(max(values))
