@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
-from typing import Any
 
 from arena_variants import register_variants
 
@@ -34,6 +33,7 @@ from doublesix.bots import make_bot
 from doublesix.bots.arena import play_game
 from doublesix.bots.ismcts import IsmctsBot
 from doublesix.bots.pimc import root_moves, to_move
+from doublesix.rules.moves import Move
 from doublesix.rules.ruleset import preset
 from doublesix.rules.view import SeatView
 
@@ -50,18 +50,17 @@ class Judged:
     """A seat played by ``level`` at 30 ms whose decisions are judged by the referee."""
 
     def __init__(
-        self, level: str, seat: int, seed: int, referee: float, rows: list[tuple[float, float]]
+        self, level: str, seed: int, referee: float, rows: list[tuple[float, float]]
     ) -> None:
         self.level = level
         self.bot = make_bot(f"{level}:30", seed)
         self.name = self.bot.name
-        self.seat = seat
         self.seed = seed
         self.referee = referee
         self.rows = rows
         self.endgame = 0
 
-    def choose(self, view: Any) -> Any:
+    def choose(self, view: SeatView) -> Move:
         moves = root_moves(view)
         if len(moves) > 1:
             self.seed += 1
@@ -93,18 +92,28 @@ def main() -> None:
     parser.add_argument("--referee", type=float, default=1000.0, help="the referee's ms")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.games < 1:
+        parser.error(f"--games {args.games}: at least 1")
     register_variants(["--bots", args.level])
+    try:
+        judged = make_bot(f"{args.level}:30")
+    except ValueError as e:
+        parser.error(str(e))
+    if not isinstance(judged, IsmctsBot):
+        parser.error(f"--level {args.level}: not a level of the tree search (IsmctsBot)")
     rules = preset(args.preset, args.players)
     rows: list[tuple[float, float]] = []
     rounds = endgame = 0
     for g in range(args.games):
         seats = [
-            Judged(args.level, s, 1_000_000 * (args.seed + g) + 10_000 * s, args.referee, rows)
+            Judged(args.level, 1_000_000 * (args.seed + g) + 10_000 * s, args.referee, rows)
             for s in range(rules.players)
         ]
         game = play_game(rules, args.seed + g, seats)
         rounds += len(game.rounds)
         endgame += sum(s.endgame for s in seats)
+    if len(rows) < 2:
+        raise SystemExit(f"{len(rows)} decision judged: too few for an interval; play more games")
     mean, half = interval([a - b for a, b in rows])
     whole, whole_half = interval([a for a, _ in rows])
     per_round = len(rows) / (rounds * rules.sides)
