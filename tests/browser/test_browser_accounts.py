@@ -103,3 +103,15 @@ def test_an_account_creates_a_rated_table_the_lobby_shows_what_it_is(new_context
     row.wait_for()
     badges = row.locator(".info .badge").all_inner_texts()
     assert badges == ["60 s a move", "hints", "rated"]
+
+
+def test_the_account_links_stay_readable_under_the_pointer(new_context: Any) -> None:
+    """A link in the welcome's green box keeps its light text on the green when hovered: a
+    button's hover background (cream) would hide it."""
+    page = new_context().new_page()
+    page.goto("/")
+    page.wait_for_selector("#account-register")
+    for link in ("#account-login", "#account-register"):
+        page.hover(link)
+        background = page.eval_on_selector(link, "(b) => getComputedStyle(b).backgroundColor")
+        assert background == "rgba(0, 0, 0, 0)", (link, background)

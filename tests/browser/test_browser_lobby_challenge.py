@@ -3,16 +3,27 @@ text), one challenges the other, who sees the toast and accepts: both land at th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .browser_helpers import as_guest, person_name
+from .conftest import serve
 
 PHONE = {"width": 390, "height": 780}
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of this module's own: the lobby in its picture shows this test's players and
+    chat, under plain names, and nothing of the other tests'."""
+    yield from serve(tmp_path_factory.mktemp("lobby_challenge"), "--no-limits")
+
+
 def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any, screenshots: Path) -> None:
-    a_name, b_name = person_name("Anna"), person_name("Ben")
+    a_name, b_name = "Anna", "Ben"  # the module's first test, on its own server
     anna = new_context().new_page()
     ben = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     as_guest(anna, a_name)

@@ -6,13 +6,24 @@ the leaderboard show their ratings changed."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .browser_helpers import person_name, register
+import pytest
+
+from .browser_helpers import register
+from .conftest import serve
 from .test_browser_two_players import take_turn
 
 PASSWORD = "double six tiles"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of this test's own: the lobby in its picture shows these two players, under
+    plain names, and nothing of the other tests'."""
+    yield from serve(tmp_path_factory.mktemp("players"), "--no-limits")
 
 
 def online_rating(page: Any, name: str) -> str:
@@ -25,7 +36,7 @@ def online_rating(page: Any, name: str) -> str:
 def test_two_accounts_challenge_chat_play_and_play_again(
     new_context: Any, screenshots: Path
 ) -> None:
-    a_name, b_name = person_name("Ann_"), person_name("Bo_")
+    a_name, b_name = "Anna", "Boris"
     anna, ben = new_context().new_page(), new_context().new_page()
     register(anna, a_name, PASSWORD)
     register(ben, b_name, PASSWORD)
