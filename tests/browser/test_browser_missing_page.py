@@ -18,3 +18,30 @@ def test_no_such_page_says_so_and_leads_to_the_lobby(new_context: Any) -> None:
     assert refused == []
     page.click("#missing-home")
     page.wait_for_selector("#create-table")
+
+
+def test_no_such_table_says_so_with_the_way_back_and_nothing_else(new_context: Any) -> None:
+    page = new_context(locale="fr-FR").new_page()
+    page.goto("/table/no-such-table")
+    card = page.locator("#waiting .no-table-card")
+    card.wait_for()
+    assert card.locator("h2").inner_text() == "Cette table n'existe pas."
+    assert "mal tapée" in card.inner_text()
+    assert page.locator("#side").is_hidden() and page.locator("#me").is_hidden()
+    card.locator("a.button[href='/']").click()
+    page.wait_for_selector("#create-table")
+
+
+def test_a_table_that_cannot_be_loaded_says_why(new_context: Any) -> None:
+    page = new_context().new_page()
+    page.route(
+        "**/api/tables/some-table",
+        lambda route: route.fulfill(status=503, json={"error": "the server is restarting"}),
+    )
+    page.goto("/table/some-table")
+    card = page.locator("#waiting .no-table-card")
+    card.wait_for()
+    assert card.locator("h2").inner_text() == "The table could not be loaded."
+    assert "the server is restarting" in card.inner_text()
+    assert page.locator("#side").is_hidden()
+    assert card.locator("a.button[href='/']").count() == 1

@@ -16,7 +16,7 @@ import { announce, clearNotes } from './table/notes.js';
 import { followRematch } from './table/rematch.js';
 import { renderLog, renderPad } from './table/side.js';
 import { $, movesFor, painter, seatCount, state, tableId } from './table/state.js';
-import { joinWith, rejoin, showMissing, tableChanged, waitForPlayers } from './table/waiting.js';
+import { joinWith, rejoin, showMissing, showUnreachable, tableChanged, waitForPlayers } from './table/waiting.js';
 
 const board = (fresh) => renderBoard(fresh, { play: playSelected, bend: bendAt, straighten });
 
@@ -165,7 +165,8 @@ async function main() {
   try {
     state.table = await get(`/api/tables/${encodeURIComponent(tableId)}`);
   } catch (e) {
-    showMissing();
+    if (e instanceof ApiError && e.status === 404) showMissing();
+    else showUnreachable(e);
     return;
   }
   setRulesPreset(state.table.preset);

@@ -8,13 +8,36 @@ import { el, lit, tattr } from '../i18n.js';
 import { reconnect } from './connection.js';
 import { $, state, tableId } from './state.js';
 
-export function showMissing() {
+/**
+ * A card in place of the table when there is no game to show: `title` says why, `text` (a
+ * key, or null) says more, and the way back to the lobby is a button. The hand's bar and the
+ * sidebar (score pad, chat, log) have nothing to hold, so they go.
+ */
+function noTable(title, text, params) {
+  $('table').classList.add('no-table');
   const w = $('waiting');
   w.classList.remove('hidden');
-  clear(w).appendChild(el('h2', 'table.missing'));
-  const a = el('a', 'nav.lobby');
+  const card = document.createElement('div');
+  card.className = 'card waiting-card no-table-card';
+  card.appendChild(el('h2', title));
+  if (text) card.appendChild(el('p', text, params));
+  const actions = document.createElement('p');
+  actions.className = 'actions';
+  const a = el('a', 'line.missing_home', {}, 'button primary');
   a.href = '/';
-  w.appendChild(a);
+  actions.appendChild(a);
+  card.appendChild(actions);
+  clear(w).appendChild(card);
+}
+
+/** The table's address names no table (the server answered 404, or closed the socket so). */
+export function showMissing() {
+  noTable('table.missing', 'table.missing_text');
+}
+
+/** The table could not be asked for: the server is down, or answered with an error. */
+export function showUnreachable(error) {
+  noTable('table.unreachable', 'err.server', { message: error.message });
 }
 
 async function ensureGuest(container) {
@@ -160,19 +183,15 @@ function linkRow(id, url) {
 
 function renderWaiting() {
   if (state.view) return; // the game's first view came: the felt shows the table now
-  const w = clear($('waiting'));
-  w.classList.remove('hidden');
   const table = state.table;
-  const card = document.createElement('div');
-  card.className = 'card waiting-card';
   if (table.status === 'closed') {
-    card.appendChild(el('h2', 'table.expired'));
-    const a = el('a', 'nav.lobby');
-    a.href = '/';
-    card.appendChild(a);
-    w.appendChild(card);
+    noTable('table.expired', null);
     return;
   }
+  const w = clear($('waiting'));
+  w.classList.remove('hidden');
+  const card = document.createElement('div');
+  card.className = 'card waiting-card';
   card.appendChild(el('h2', 'table.waiting'));
   card.appendChild(el('p', 'table.preset_line', { preset: { $t: `preset.${table.preset}` }, players: table.seats.length }, 'muted'));
   const list = document.createElement('ol');
