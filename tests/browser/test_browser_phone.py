@@ -93,3 +93,17 @@ def test_a_phone_plays_kozel_to_the_end(new_context: Any, phone: str, screenshot
     play_until(page, done, circles=False, at_round_end=round_end)
     page.wait_for_timeout(500)  # the card has risen
     assert hidden_parts(page, ["#game-end #to-record", "#game-end .actions a[href='/']"]) == []
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "fr-FR", "en-US"])
+def test_every_link_of_the_bar_shows_on_a_narrow_phone(new_context: Any, locale: str) -> None:
+    """At 360 px, German's links the longest, none of the bar's links is cut off: a player must
+    not have to guess that the bar scrolls to find the leaderboard."""
+    page = new_context(viewport={"width": 360, "height": 740}, locale=locale).new_page()
+    page.goto("/")
+    page.wait_for_selector("header.top nav a >> nth=3")
+    for link in page.locator("header.top nav a").all():
+        box = link.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    nav = page.eval_on_selector("header.top nav", "(n) => [n.scrollWidth, n.clientWidth]")
+    assert nav[0] <= nav[1], nav
