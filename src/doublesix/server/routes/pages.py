@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
@@ -22,6 +22,16 @@ PAGES = {
 }
 """Each page's path and its file; a page reads its ids from ``location.pathname``."""
 
+RULES_LANGUAGES = ("de", "fr", "en")
+"""The languages the rules are written in (``web/rules/{lang}.json``); the first is no default:
+a reader whose languages are none of them reads English."""
+
+FIRST_RULES = "kozel"
+"""The preset whose rules ``/rules`` opens, as the bar's link does before a table is chosen."""
+
+FIRST_LEADERBOARD = "/leaderboard/draw"
+"""Where ``/leaderboard`` leads: the bar's link."""
+
 MISSING = "missing.html"
 """The page of an address that is no page (answered with 404)."""
 
@@ -34,6 +44,9 @@ def install(app: FastAPI, web: Path) -> None:
     router = APIRouter(include_in_schema=False)
     for path, name in PAGES.items():
         router.add_api_route(path, _page(web / name), methods=["GET"])
+    router.add_api_route("/rules", _rules, methods=["GET"])
+    router.add_api_route("/rules/{lang}", _rules_in, methods=["GET"])
+    router.add_api_route("/leaderboard", _leaderboard, methods=["GET"])
     app.include_router(router)
     app.mount("/static", StaticFiles(directory=web, check_dir=False), name="static")
     missing = web / MISSING
@@ -58,3 +71,39 @@ def _page(path: Path) -> Callable[[], Awaitable[FileResponse]]:
         return FileResponse(path, media_type="text/html")
 
     return page
+
+
+async def _rules(request: Request) -> RedirectResponse:
+    """``/rules``, typed or guessed: the rules in the reader's language."""
+    lang = reader_language(request.headers.get("accept-language", ""))
+    return RedirectResponse(f"/rules/{lang}/{FIRST_RULES}")
+
+
+async def _rules_in(lang: str) -> RedirectResponse:
+    if lang not in RULES_LANGUAGES:
+        raise HTTPException(404)
+    return RedirectResponse(f"/rules/{lang}/{FIRST_RULES}")
+
+
+async def _leaderboard() -> RedirectResponse:
+    return RedirectResponse(FIRST_LEADERBOARD)
+
+
+def reader_language(accept_language: str) -> str:
+    """The reader's most wanted language that the rules are written in (an ``Accept-Language``
+    header: ``fr-CH, fr;q=0.9, en;q=0.8``), or English."""
+    wanted: list[tuple[float, int, str]] = []
+    for i, item in enumerate(accept_language.split(",")):
+        tag, _, params = item.strip().partition(";")
+        weight = 1.0
+        name, _, value = params.strip().partition("=")
+        if name.strip() == "q":
+            try:
+                weight = float(value)
+            except ValueError:
+                continue
+        wanted.append((-weight, i, tag.strip().lower()[:2]))
+    for weight, _, lang in sorted(wanted):
+        if weight < 0 and lang in RULES_LANGUAGES:
+            return lang
+    return "en"
