@@ -30,6 +30,7 @@ def test_a_challenge_from_the_lobby_seats_both_players(new_context: Any, screens
     as_guest(ben, b_name)
     anna.wait_for_selector(f'#online .online-row[data-player="{b_name}"] .status.free')
     ben.wait_for_selector(f'#online .online-row[data-player="{a_name}"]')
+    assert ben.locator(f'#online .online-row[data-player="{a_name}"] a').count() == 0  # no page
 
     payload = '<b id="bold">hi</b><img src=x>'
     anna.fill("#lobby-chat-input", payload)

@@ -94,4 +94,5 @@ def test_two_accounts_challenge_chat_play_and_play_again(
     row.locator(".status.seated").wait_for()
     shown = online_rating(anna, b_name)
     assert shown.endswith("?") and shown != "1500?"
+    assert row.locator(f".online-name a[href='/player/{b_name}']").count() == 1  # his page
     anna.screenshot(path=str(screenshots / "lobby-online.png"))

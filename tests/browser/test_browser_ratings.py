@@ -162,6 +162,28 @@ def test_unknown_variant_and_player_get_a_page(context: Any) -> None:
     assert page.locator(".not-found p").inner_text() == "There is no player named “nobody”."
 
 
+def test_a_player_is_found_by_the_start_of_the_name(context: Any, rated_site: str) -> None:
+    page = context.new_page()
+    page.goto("/leaderboard/kozel")  # nobody rated in Kozel: the search finds every account
+    page.fill("#find-name", "bo")
+    found = page.locator("#find-results a")
+    found.first.wait_for()
+    assert [a.inner_text() for a in found.all()] == ["Boris"]
+    page.press("#find-name", "Enter")  # the one name found
+    page.wait_for_url("**/player/Boris")
+    page.wait_for_selector("h1.player-name")
+
+    page.goto("/player/ann")  # no such player: the search, filled in, offers who there is
+    page.wait_for_selector("#find-results a")
+    assert page.locator("#find-name").input_value() == "ann"
+    assert [a.inner_text() for a in page.locator("#find-results a").all()] == ["Anna"]
+    page.fill("#find-name", "zz")
+    none = page.locator("#find-results li.muted")
+    none.wait_for()
+    assert none.inner_text() == "No player's name begins with “zz”."
+    check_page(page, "en")
+
+
 def test_the_pages_fit_a_phone(browser: Any, rated_site: str) -> None:
     _rated(rated_site, "Anna")
     phone = browser.new_context(

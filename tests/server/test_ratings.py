@@ -304,3 +304,29 @@ def test_pages_answer_404_with_a_page_for_what_is_unknown(pages_site: TestClient
         assert r.status_code == status, path
         assert r.headers["content-type"].startswith("text/html")
         assert '<script type="module"' in r.text
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+def test_finding_players_by_the_start_of_their_names(client: TestClient) -> None:
+    for name in ("Anna", "annika", "Ann_Ka", "Annxka", "Boris"):
+        account(client, name)
+    guest(client, "Annabel")  # a guest has no page to find
+
+    def found(prefix: str) -> list[str]:
+        answer = client.get("/api/players", params={"prefix": prefix})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["prefix"] == prefix
+        return [p["name"] for p in answer.json()["players"]]
+
+    assert sorted(found("ANN")) == ["Ann_Ka", "Anna", "Annxka", "annika"]  # any case
+    assert found("ann_") == ["Ann_Ka"]  # "_" is a letter of the name, not a wildcard
+    assert found("Bo") == ["Boris"] and found("B0") == ["Boris"]  # look-alikes folded
+    assert found("Annab") == [] and found("%") == []
+    letters = "abcdefghjkmn"  # no "i" and "l": they are look-alikes, one name
+    for letter in reversed(letters):
+        account(client, f"Zed{letter}")
+    assert found("zed") == [f"Zed{letter}" for letter in letters[:10]]  # the first ten
+    for bad in ("", "x" * 25):
+        refused = client.get("/api/players", params={"prefix": bad})
+        assert refused.status_code == 422 and refused.json()["field"] == "prefix", bad
+    assert client.get("/api/players").json()["field"] == "prefix"

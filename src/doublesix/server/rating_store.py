@@ -73,6 +73,20 @@ async def account_named(store: SqlStore, name: str) -> str | None:
         return found.scalar()
 
 
+async def find_accounts(store: SqlStore, prefix: str, limit: int) -> list[str]:
+    """The names of the accounts that begin with ``prefix`` (any case, look-alikes folded, and
+    ``_`` a letter, not a wildcard), in the order of their keys; at most ``limit``."""
+    a = schema.accounts
+    query = (
+        sa.select(a.c.name)
+        .where(a.c.name_key.startswith(name_key(prefix), autoescape=True))
+        .order_by(a.c.name_key)
+        .limit(limit)
+    )
+    async with store.engine.connect() as conn:
+        return list((await conn.execute(query)).scalars())
+
+
 # --- rating a finished game -----------------------------------------------------------
 
 

@@ -16,6 +16,7 @@ from fastapi.responses import FileResponse
 
 from doublesix.ratings import Family, family_named
 from doublesix.server import rating_store
+from doublesix.server.account_names import NAME_MAX
 from doublesix.server.deps import Server, ServerDep, not_found
 from doublesix.server.errors import CommandError
 from doublesix.server.store import SqlStore
@@ -64,6 +65,21 @@ async def leaderboard(variant: str, srv: ServerDep) -> dict[str, Any]:
         "players": [s.to_json() for s in standings],
         "bots": rating_store.bots_json(),
     }
+
+
+FOUND = 10
+"""Names a search answers at most: a search box shows them under the field."""
+
+
+@router.get("/players")
+async def find_players(srv: ServerDep, prefix: str = "") -> dict[str, Any]:
+    """The accounts whose names begin with ``prefix``: the leaderboard's "find a player"."""
+    if not 1 <= len(prefix) <= NAME_MAX:
+        raise CommandError(
+            "prefix", f"prefix: 1 to {NAME_MAX} characters of a name", field="prefix", status=422
+        )
+    names = await rating_store.find_accounts(sql_store(srv), prefix, FOUND)
+    return {"prefix": prefix, "players": [{"name": name} for name in names]}
 
 
 @router.get("/players/{name}")

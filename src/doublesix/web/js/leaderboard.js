@@ -1,6 +1,7 @@
 // The leaderboard of a variant: the accounts ranked by rating, the bots' fixed ratings apart.
 import { ApiError, get } from './api.js';
 import { clear, startPage, toast } from './common.js';
+import { findPlayerCard } from './find_player.js';
 import { el, lit } from './i18n.js';
 import { VARIANTS, dataTable, pathKey, playerLink, ratingText } from './ratings.js';
 
@@ -22,6 +23,7 @@ function render(main, board) {
   clear(main);
   main.appendChild(el('h1', 'rating.leaderboard_heading', { variant: { $t: `rating.variant.${variant}` } }));
   main.appendChild(tabs());
+  main.appendChild(findPlayerCard());
   const card = document.createElement('section');
   card.className = 'card';
   card.id = 'standings';

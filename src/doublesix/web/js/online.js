@@ -1,6 +1,7 @@
 // The players online now, each with a "Challenge" button (pushed by the lobby socket).
 import { clear } from './common.js';
 import { el, lit, tattr } from './i18n.js';
+import { playerLink } from './ratings.js';
 
 const VARIANT = 'ds_online_variant';
 
@@ -55,7 +56,8 @@ export function renderOnline(box, players, you, onChallenge) {
     const li = document.createElement('li');
     li.className = 'online-row';
     li.dataset.player = p.name;
-    li.appendChild(lit('strong', p.name, 'online-name'));
+    const name = li.appendChild(lit('strong', p.account ? '' : p.name, 'online-name'));
+    if (p.account) name.appendChild(playerLink(p.name)); // an account has a page: ratings, games
     li.appendChild(el('span', p.account ? 'lobby.online.account' : 'lobby.online.guest', {}, 'badge'));
     const shown = variant && p.ratings && p.ratings[variant];
     if (shown) {

@@ -2,6 +2,7 @@
 import { ApiError, get } from './api.js';
 import { clear, startPage, toast } from './common.js';
 import { botName } from './describe.js';
+import { findPlayerCard } from './find_player.js';
 import { currentLanguage, el, lit, tattr } from './i18n.js';
 import { VARIANTS, dataTable, pathKey, ratingText } from './ratings.js';
 
@@ -149,6 +150,7 @@ async function main() {
     const card = el('section', null, null, 'card not-found');
     card.appendChild(el('p', 'rating.no_player', { name }));
     root.appendChild(card);
+    root.appendChild(findPlayerCard(name));
     return;
   }
   render(root, page);
