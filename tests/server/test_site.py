@@ -154,6 +154,9 @@ def test_a_game_played_on_two_processes(site: Site) -> None:
     for process in (a, b):
         record = httpx.get(f"{process.url}/api/games/{table}/record").json()
         assert replay(record).result.finished
+    health = [httpx.get(f"{process.url}/api/health").json() for process in (a, b)]
+    assert [h["checks"] for h in health] == [{"database": "ok", "redis": "ok"}] * 2
+    assert health[0]["process"] != health[1]["process"]
 
 
 def test_the_waiting_room_talks_across_processes(site: Site) -> None:

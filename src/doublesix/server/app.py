@@ -44,7 +44,16 @@ from doublesix.server.relay import Relay
 from doublesix.server.requests import Shell
 from doublesix.server.reviews import Reviews
 from doublesix.server.routes import accounts as account_routes
-from doublesix.server.routes import challenges, games, pages, players, ratings, records, tables
+from doublesix.server.routes import (
+    challenges,
+    games,
+    health,
+    pages,
+    players,
+    ratings,
+    records,
+    tables,
+)
 from doublesix.server.settings import Limits, Settings
 from doublesix.server.store import Fence, SqlStore, Store
 from doublesix.server.thinking import Thinking
@@ -154,7 +163,16 @@ def create_app(
             )
             stack.push_async_callback(_stop, forgetting)
             server = Server(
-                the_store, site.hub, manager, settings, limits, reviews, thinking, uploads, accounts
+                the_store,
+                site.hub,
+                manager,
+                settings,
+                limits,
+                reviews,
+                thinking,
+                uploads,
+                accounts,
+                redis=site.redis,
             )
             app.state.server = server
             if isinstance(site.hub, RedisHub):
@@ -175,7 +193,7 @@ def create_app(
     if address_limits is not None:
         app.add_middleware(AddressGuard, limits=address_limits)
     app.add_middleware(BrowserGuard, origins=origins)
-    for area in (players, account_routes, tables, games, records, ratings, challenges):
+    for area in (players, account_routes, tables, games, records, ratings, challenges, health):
         app.include_router(area.router)
     app.add_api_websocket_route("/ws/table/{table_id}", table_socket)
     app.add_api_websocket_route("/ws/lobby", lobby_socket)

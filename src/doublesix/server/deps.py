@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, Request
+from redis.asyncio import Redis
 from starlette.requests import HTTPConnection
 
 from doublesix.server.accounts import Accounts
@@ -49,6 +50,8 @@ class Server:
     """Records of finished games, derived from their logs once and kept (``routes.games``)."""
     sockets: dict[str, dict[str, int]] = field(default_factory=dict)
     """This process's sockets of seated players, per table: each socket's key and seat."""
+    redis: Redis | None = None
+    """The site's Redis, when this process is one of several (``--redis``)."""
 
 
 def server(request: HTTPConnection) -> Server:

@@ -148,6 +148,11 @@ class SqlStore:
         self.fence: Fence | None = None
         """With several processes: commit only while this process holds the table's lease."""
 
+    async def ping(self) -> None:
+        """Ask the database the simplest question: an error if it does not answer."""
+        async with self.engine.connect() as conn:
+            await conn.execute(sa.text("SELECT 1"))
+
     @contextlib.asynccontextmanager
     async def writing(self) -> AsyncIterator[AsyncConnection]:
         """A transaction that writes (on SQLite, one at a time: others wait here, not in
