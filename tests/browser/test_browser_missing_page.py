@@ -22,7 +22,8 @@ def test_no_such_page_says_so_and_leads_to_the_lobby(new_context: Any) -> None:
 
 def test_no_such_table_says_so_with_the_way_back_and_nothing_else(new_context: Any) -> None:
     page = new_context(locale="fr-FR").new_page()
-    page.goto("/table/no-such-table")
+    answer = page.goto("/table/no-such-table")
+    assert answer is not None and answer.status == 404
     card = page.locator("#waiting .no-table-card")
     card.wait_for()
     assert card.locator("h2").inner_text() == "Cette table n'existe pas."

@@ -194,15 +194,19 @@ def test_pages_and_static_files(make_app: AppFactory, tmp_path: Path) -> None:
         (web / f"{page}.html").write_text(f"<title>{page}</title>")
     (web / "js" / "app.js").write_text("export {};")
     with TestClient(make_app()) as client:
+        table = new_table(client, preset="draw", seats=[{"kind": "human"}, {"kind": "open"}])
         for path, page in [
             ("/", "index"),
-            ("/table/abc?invite=x", "table"),
-            ("/game/abc", "game"),
+            (f"/table/{table['id']}?invite=x", "table"),
+            (f"/game/{table['id']}", "game"),
             ("/replay", "replay"),
             ("/rules/de/kozel", "rules"),
         ]:
             r = client.get(path)
             assert r.status_code == 200 and f"<title>{page}</title>" in r.text, path
+        for path, page in [("/table/abc?invite=x", "table"), ("/game/abc", "game")]:
+            r = client.get(path)  # no such table: the page says so, with 404
+            assert r.status_code == 404 and f"<title>{page}</title>" in r.text, path
         assert client.get("/static/js/app.js").text == "export {};"
         assert client.get("/static/nothing.js").status_code == 404
         assert client.get("/docs").status_code == 404  # it would load from a CDN

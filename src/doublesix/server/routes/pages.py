@@ -10,17 +10,19 @@ from fastapi.responses import FileResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from doublesix.server.deps import not_found
+from doublesix.server.deps import Server, ServerDep, not_found
 from doublesix.server.errors import http_error_answer
 
 PAGES = {
     "/": "index.html",
-    "/table/{table_id}": "table.html",
-    "/game/{table_id}": "game.html",
     "/replay": "replay.html",
     "/rules/{lang}/{preset}": "rules.html",
 }
 """Each page's path and its file; a page reads its ids from ``location.pathname``."""
+
+TABLE_PAGES = {"/table/{key}": "table.html", "/game/{key}": "game.html"}
+"""The pages of one table: answered with 404 (the page says so itself) for a table that
+is nobody's, like ``/player/{name}`` for a name that is nobody's."""
 
 RULES_LANGUAGES = ("de", "fr", "en")
 """The languages the rules are written in (``web/rules/{lang}.json``); the first is no default:
@@ -44,6 +46,8 @@ def install(app: FastAPI, web: Path) -> None:
     router = APIRouter(include_in_schema=False)
     for path, name in PAGES.items():
         router.add_api_route(path, _page(web / name), methods=["GET"])
+    for path, name in TABLE_PAGES.items():
+        router.add_api_route(path, keyed_page(web / name, _known_table), methods=["GET"])
     router.add_api_route("/rules", _rules, methods=["GET"])
     router.add_api_route("/rules/{lang}", _rules_in, methods=["GET"])
     router.add_api_route("/leaderboard", _leaderboard, methods=["GET"])
@@ -62,6 +66,25 @@ def install(app: FastAPI, web: Path) -> None:
         return http_error_answer(e)
 
     app.add_exception_handler(404, no_page)
+
+
+def keyed_page(
+    path: Path, known: Callable[[str, Server], Awaitable[bool]]
+) -> Callable[[str, Server], Awaitable[FileResponse]]:
+    """The page ``path`` of the thing the path's ``{key}`` names: 200 if ``known``, else 404
+    (the page, reading the API, says what is missing)."""
+
+    async def page(key: str, srv: ServerDep) -> FileResponse:
+        if not path.is_file():
+            raise not_found(f"the page {path.name} is not installed")
+        status = 200 if await known(key, srv) else 404
+        return FileResponse(path, media_type="text/html", status_code=status)
+
+    return page
+
+
+async def _known_table(table_id: str, srv: Server) -> bool:
+    return table_id in srv.manager.hosts or await srv.store.table(table_id) is not None
 
 
 def _page(path: Path) -> Callable[[], Awaitable[FileResponse]]:

@@ -7,18 +7,17 @@ reads the same API), so a browser shows a page, never raw JSON.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
 
 from doublesix.ratings import Family, family_named
 from doublesix.server import rating_store
 from doublesix.server.account_names import NAME_MAX
 from doublesix.server.deps import Server, ServerDep, not_found
 from doublesix.server.errors import CommandError
+from doublesix.server.routes.pages import keyed_page
 from doublesix.server.store import SqlStore
 
 router = APIRouter(prefix="/api")
@@ -101,19 +100,9 @@ def pages(web: Path) -> APIRouter:
         return await rating_store.account_named(sql_store(srv), name) is not None
 
     pages.add_api_route(
-        "/leaderboard/{key}", _page(web / "leaderboard.html", known_variant), methods=["GET"]
+        "/leaderboard/{key}", keyed_page(web / "leaderboard.html", known_variant), methods=["GET"]
     )
-    pages.add_api_route("/player/{key}", _page(web / "player.html", known_player), methods=["GET"])
+    pages.add_api_route(
+        "/player/{key}", keyed_page(web / "player.html", known_player), methods=["GET"]
+    )
     return pages
-
-
-def _page(
-    path: Path, known: Callable[[str, Server], Awaitable[bool]]
-) -> Callable[[str, Server], Awaitable[FileResponse]]:
-    async def page(key: str, srv: ServerDep) -> FileResponse:
-        if not path.is_file():
-            raise not_found(f"the page {path.name} is not installed")
-        status = 200 if await known(key, srv) else 404
-        return FileResponse(path, media_type="text/html", status_code=status)
-
-    return page
