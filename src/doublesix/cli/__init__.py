@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from doublesix.cli import arena, bench, loadtest, play, replay, review, selfplay, serve
+from doublesix.cli import account, arena, bench, loadtest, play, replay, review, selfplay, serve
 from doublesix.cli.common import EXIT_FAILED, EXIT_USAGE, CommandError
 from doublesix.rules.ruleset import RECORD_DOC, RULES_DOC
 
@@ -32,6 +32,7 @@ COMMANDS: list[ModuleType] = [
     loadtest,
     arena,
     review,
+    account,
 ]
 
 

@@ -231,6 +231,30 @@ class Accounts:
                 ended = ended.where(s.c.id != session_key(keep))
             await conn.execute(ended)
 
+    async def set_password(self, name: str, new: str) -> tuple[str, int]:
+        """The operator's reset, for a player who forgot the password (there is no e-mail):
+        replace the password of the account ``name`` (any case) without the old one and end
+        every session of it. The account's name as registered, and how many sessions ended."""
+        a, s = schema.accounts, schema.sessions
+        async with self.store.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(a.c.player_id, a.c.name).where(a.c.name_key == name_key(name))
+                )
+            ).first()
+        if row is None:
+            raise AccountError(Refusal.NO_ACCOUNT, f"no account is named {name!r}", "name")
+        check_password(new, row.name)
+        hashed = await self._hash(new)
+        async with self.store.writing() as conn:
+            await conn.execute(
+                a.update()
+                .where(a.c.player_id == row.player_id)
+                .values(password=hashed, updated_at=self.clock())
+            )
+            ended = await conn.execute(s.delete().where(s.c.player_id == row.player_id))
+        return str(row.name), ended.rowcount
+
     # --- sessions ------------------------------------------------------------------
 
     async def player(self, secret: str) -> Guest | None:
