@@ -119,6 +119,14 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         help="deal the new tables from seeds S, S+1, ... in each server process, the same "
         "games on every run (for tests; default: a new random seed for every table)",
     )
+    parser.add_argument(
+        "--chat",
+        choices=["everyone", "accounts"],
+        default="everyone",
+        help="who may chat, in the lobby and at the tables: everyone, or only registered "
+        "players, where guests abuse it (%(default)s; an account is silenced one by one with "
+        "doublesix account silence)",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn's log level (%(default)s)")
     return parser
 
@@ -159,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
             "think_workers": args.think_workers,
             "redis_url": args.redis,
             "lease_seconds": args.lease,
+            "chat_accounts_only": args.chat == "accounts",
         },
         "address_limits": not args.no_limits,
         "origins": args.origin,

@@ -39,6 +39,7 @@ from doublesix.server.lobby_room import Lobby, open_lobby
 from doublesix.server.lobby_socket import lobby_socket
 from doublesix.server.logins import Logins, site_counts
 from doublesix.server.manager import TableManager
+from doublesix.server.moderation import ChatGate
 from doublesix.server.rating_store import rate_finished, rate_unrated
 from doublesix.server.relay import Relay
 from doublesix.server.requests import Shell
@@ -172,6 +173,7 @@ def create_app(
                 thinking,
                 uploads,
                 accounts,
+                ChatGate(the_store, settings.clock, settings.chat_accounts_only),
                 redis=site.redis,
             )
             app.state.server = server

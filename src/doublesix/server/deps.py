@@ -20,6 +20,7 @@ from doublesix.server.accounts import Accounts
 from doublesix.server.errors import CommandError
 from doublesix.server.hub import Hub
 from doublesix.server.manager import TableManager
+from doublesix.server.moderation import ChatGate
 from doublesix.server.reviews import Reviews
 from doublesix.server.settings import Limits, Settings
 from doublesix.server.store import Guest, Store
@@ -46,6 +47,7 @@ class Server:
     thinking: Thinking
     uploads: Uploads
     accounts: Accounts
+    chat: ChatGate
     records: OrderedDict[str, JSON] = field(default_factory=OrderedDict)
     """Records of finished games, derived from their logs once and kept (``routes.games``)."""
     sockets: dict[str, dict[str, int]] = field(default_factory=dict)

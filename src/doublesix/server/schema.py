@@ -109,8 +109,13 @@ accounts = sa.Table(
     sa.Column("password", sa.String(255), nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Column("silenced_at", sa.Float, nullable=True),
+    sa.Column("silenced_until", sa.Float, nullable=True),
+    sa.Column("silence_reason", sa.String(200), nullable=True),
     sa.UniqueConstraint("name_key", name="uq_accounts_name_key"),
 )
+"""``silenced_*``: the operator stopped the account's chat at ``silenced_at`` (none: never),
+until ``silenced_until`` (none: until lifted), for ``silence_reason`` (``moderation``)."""
 
 sessions = sa.Table(
     "sessions",

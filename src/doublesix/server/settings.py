@@ -53,6 +53,8 @@ class Settings:
     """Argon2 with its parameters (``accounts``); tests choose cheap ones."""
     login_limits: LoginLimits = field(default_factory=LoginLimits)
     """Login attempts per account name and per address (``logins``)."""
+    chat_accounts_only: bool = False
+    """Only accounts may chat, in the lobby and at the tables (``serve --chat accounts``)."""
 
     def table_config(self) -> TableConfig:
         return TableConfig(

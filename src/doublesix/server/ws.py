@@ -300,6 +300,7 @@ async def _handle(
         case ContinueFrame():
             await _submit(server, table_id, commands.Continue(seat))
         case ChatFrame(text=text, phrase=phrase):
+            await server.chat.check(None if player is None else player.id)
             await _submit(server, table_id, commands.Chat(seat, player, text, phrase))
         case RematchFrame(agree=agree):
             await _submit(server, table_id, commands.Rematch(seat, agree))

@@ -7,6 +7,9 @@ import { currentLanguage, el, lit, tattr } from './i18n.js';
 const MUTED = 'ds_chat_muted';
 export const PHRASES = ['good_game', 'well_played', 'your_turn', 'thanks'];
 
+/** A refused message's `field`, where the reason has words of its own (else its message). */
+export const CHAT_REFUSALS = { name: 'chat.need_name', silenced: 'chat.silenced', account: 'chat.accounts_only' };
+
 function load() {
   try {
     const names = JSON.parse(localStorage.getItem(MUTED) || '[]');

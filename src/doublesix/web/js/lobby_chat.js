@@ -1,5 +1,6 @@
 // The lobby's chat: text (shown as text, never as HTML) and quick phrases, each reader
 // seeing a phrase in their own language; the last messages come with the socket's welcome.
+import { CHAT_REFUSALS } from './chat.js';
 import { clear } from './common.js';
 import { el, lit, tattr, tx } from './i18n.js';
 import { sendLobby } from './lobby_socket.js';
@@ -133,5 +134,8 @@ export function addLobbyChat(m) {
 }
 
 export function lobbyChatError(frame) {
-  if (error) tx(error, 'lobby.chat.error', { message: frame.message });
+  if (!error) return;
+  const why = CHAT_REFUSALS[frame.field];
+  if (why) tx(error, why);
+  else tx(error, 'lobby.chat.error', { message: frame.message });
 }

@@ -4,7 +4,7 @@
 // silences it). Beside the felt on a laptop; on a phone the side's drawer, opened by the
 // "Chat" button of the bar below the felt.
 import { me } from '../api.js';
-import { PHRASES, chatLine, isMuted, mutedNames, setMuted } from '../chat.js';
+import { CHAT_REFUSALS, PHRASES, chatLine, isMuted, mutedNames, setMuted } from '../chat.js';
 import { clear, toast } from '../common.js';
 import { el, lit, tattr, tx } from '../i18n.js';
 import { play } from './attention.js';
@@ -131,7 +131,8 @@ export function heardChat(msg) {
 
 /** A refused message (`chat` errors): it stays in the line, and the reader is told why. */
 export function chatRefused(msg) {
-  if (msg.field === 'name') toast('chat.need_name', {}, 'error');
+  const why = CHAT_REFUSALS[msg.field];
+  if (why) toast(why, {}, 'error');
   else toast('chat.refused', { message: msg.message || '' }, 'error');
 }
 

@@ -1,0 +1,87 @@
+"""What a site's operator does about chat: silence an account, for a while or until lifted
+(``doublesix account silence``), and keep the chat for accounts (``serve --chat accounts``).
+
+A guest is a name and a cookie, made again in a second; an account is not. So an account is
+silenced one by one, and where guests abuse the chat the operator keeps it for accounts.
+The check is made where a chat frame comes in — the table's socket and the lobby's — before
+it reaches a table or the lobby, so the tables stay pure: one read by the primary key a
+message (chat is rate-limited).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sqlalchemy as sa
+
+from doublesix.server import schema
+from doublesix.server.account_names import AccountError, Refusal, name_key
+from doublesix.server.store import SqlStore
+from doublesix.table.errors import Refusal as TableRefusal
+from doublesix.table.errors import TableError
+
+REASON_MAX = 200
+"""Characters of the reason an operator gives (kept with the silence, for the operator)."""
+
+
+class ChatGate:
+    """Whether a player may say something now, in the lobby or at a table."""
+
+    def __init__(self, store: SqlStore, clock: Callable[[], float], accounts_only: bool) -> None:
+        self.store = store
+        self.clock = clock
+        self.accounts_only = accounts_only
+        """Guests may not chat (``serve --chat accounts``)."""
+
+    async def check(self, player_id: str | None) -> None:
+        """Refuse (``TableError``, code ``chat``) a message from a silenced account (field
+        ``silenced``), and where the chat is for accounts, from a guest (field ``account``)."""
+        a = schema.accounts
+        row = None
+        if player_id is not None:
+            query = sa.select(a.c.silenced_at, a.c.silenced_until).where(a.c.player_id == player_id)
+            async with self.store.engine.connect() as conn:
+                row = (await conn.execute(query)).first()
+        if row is None:
+            if self.accounts_only:
+                raise TableError(
+                    TableRefusal.CHAT,
+                    "chat on this site is for registered players: register or log in",
+                    field="account",
+                )
+            return
+        if silenced(row.silenced_at, row.silenced_until, self.clock()):
+            raise TableError(
+                TableRefusal.CHAT, "the site's operator has stopped your chat", field="silenced"
+            )
+
+
+def silenced(at: float | None, until: float | None, now: float) -> bool:
+    return at is not None and (until is None or now < until)
+
+
+async def silence(
+    store: SqlStore, name: str, *, now: float, until: float | None, reason: str | None
+) -> str:
+    """Stop the chat of the account ``name`` (any case) from ``now`` until ``until`` (None:
+    until lifted); its name as registered."""
+    if reason is not None and len(reason) > REASON_MAX:
+        raise ValueError(f"a reason is at most {REASON_MAX} characters")
+    return await _set(store, name, silenced_at=now, silenced_until=until, silence_reason=reason)
+
+
+async def lift(store: SqlStore, name: str) -> str:
+    """Let the account ``name`` chat again; its name as registered."""
+    return await _set(store, name, silenced_at=None, silenced_until=None, silence_reason=None)
+
+
+async def _set(store: SqlStore, name: str, **values: float | str | None) -> str:
+    a = schema.accounts
+    async with store.writing() as conn:
+        found = await conn.execute(
+            a.update().where(a.c.name_key == name_key(name)).values(**values).returning(a.c.name)
+        )
+        row = found.first()
+    if row is None:
+        raise AccountError(Refusal.NO_ACCOUNT, f"no account is named {name!r}", "name")
+    return str(row.name)
