@@ -25,8 +25,8 @@ TABLE_PAGES = {"/table/{key}": "table.html", "/game/{key}": "game.html"}
 is nobody's, like ``/player/{name}`` for a name that is nobody's."""
 
 RULES_LANGUAGES = ("de", "fr", "en")
-"""The languages the rules are written in (``web/rules/{lang}.json``); the first is no default:
-a reader whose languages are none of them reads English."""
+"""The languages the rules are written in (``web/rules/{lang}.json``); a reader who reads none
+of them gets English."""
 
 FIRST_RULES = "kozel"
 """The preset whose rules ``/rules`` opens, as the bar's link does before a table is chosen."""

@@ -56,8 +56,9 @@ export function renderOnline(box, players, you, onChallenge) {
     const li = document.createElement('li');
     li.className = 'online-row';
     li.dataset.player = p.name;
-    const name = li.appendChild(lit('strong', p.account ? '' : p.name, 'online-name'));
-    if (p.account) name.appendChild(playerLink(p.name)); // an account has a page: ratings, games
+    const name = li.appendChild(document.createElement('strong'));
+    name.className = 'online-name';
+    name.appendChild(p.account ? playerLink(p.name) : lit('span', p.name)); // an account's page
     li.appendChild(el('span', p.account ? 'lobby.online.account' : 'lobby.online.guest', {}, 'badge'));
     const shown = variant && p.ratings && p.ratings[variant];
     if (shown) {
