@@ -70,7 +70,8 @@ def rated_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             me = http.cookies["ds_guest"]
             with sqlite3.connect(db) as conn:
                 conn.execute(
-                    "INSERT INTO accounts VALUES (?, ?, ?, 'not-a-hash', 1.0, 1.0)",
+                    "INSERT INTO accounts (player_id, name, name_key, password, created_at,"
+                    " updated_at) VALUES (?, ?, ?, 'not-a-hash', 1.0, 1.0)",
                     (me, name, name_key(name)),
                 )
             for _ in range(games):

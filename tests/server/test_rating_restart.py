@@ -94,7 +94,8 @@ def test_a_game_killed_before_its_rating_is_rated_once_after_restarts(
         me = http.cookies["ds_guest"]
         _rows(  # an account, written as registering would (the player is the guest)
             db,
-            "INSERT INTO accounts VALUES (:me, 'Anna', 'anna', 'not-a-hash', 1.0, 1.0)",
+            "INSERT INTO accounts (player_id, name, name_key, password, created_at, updated_at)"
+            " VALUES (:me, 'Anna', 'anna', 'not-a-hash', 1.0, 1.0)",
             me=me,
         )
         seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
