@@ -1,53 +1,67 @@
-"""``doublesix account password NAME``: the operator's reset of a forgotten password, on the
-site's database (SQLite while the server runs, and PostgreSQL): the new password logs in,
-the old one does not, and every session of the account has ended."""
+"""``doublesix account``, the operator's tasks on the site's database (SQLite while the
+server runs, and PostgreSQL): a forgotten password replaced (the new one logs in, the old
+one does not, every session has ended), and an account silenced and let speak again."""
 
 from __future__ import annotations
 
 import io
 import time
+from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
 from doublesix.cli import main
+from doublesix.server.account_names import AccountError
 from doublesix.server.accounts import Accounts
 from doublesix.server.store import SqlStore
 
 from .server_helpers import AppFactory, run_async
+from .test_lobby_socket import Lobby, name, register
 
 OLD, NEW = "old dominoes", "new dominoes"
 
 
-def reset(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    db: str,
-    name: str,
-    typed: str,
-) -> tuple[int, str, str]:
-    """Run the command with ``typed`` on its standard input: exit code, stdout, stderr."""
-    monkeypatch.setattr("sys.stdin", io.StringIO(typed + "\n"))
-    code = main(["account", "password", name, "--db", db])
-    out, err = capsys.readouterr()
-    return code, out, err
+Command = Callable[..., tuple[int, str, str]]
+"""``doublesix account ARGS... --db DB`` with ``typed`` on its standard input: exit code,
+standard output and standard error."""
+
+
+def command_on(
+    db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Command:
+    def run(*args: str, typed: str = "") -> tuple[int, str, str]:
+        monkeypatch.setattr("sys.stdin", io.StringIO(typed + "\n"))
+        code = main(["account", *args, "--db", db])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+@pytest.fixture
+def account(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Command:
+    """The command on the database of ``make_app``'s site."""
+    return command_on(f"sqlite:///{tmp_path / 'doublesix.sqlite3'}", monkeypatch, capsys)
 
 
 def test_a_forgotten_password_is_replaced_while_the_site_runs(
     make_app: AppFactory,
     tmp_path: Path,
+    account: Command,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    db = f"sqlite:///{tmp_path / 'doublesix.sqlite3'}"  # the database make_app's site uses
     with TestClient(make_app()) as client:
-        assert (
-            client.post("/api/accounts", json={"name": "Anna", "password": OLD}).status_code == 201
-        )
+        answer = client.post("/api/accounts", json={"name": "Anna", "password": OLD})
+        assert answer.status_code == 201
         assert client.get("/api/me").json()["player"]["name"] == "Anna"
 
-        code, out, _ = reset(monkeypatch, capsys, db, "ANNA", NEW)
+        code, out, _ = account("password", "ANNA", typed=NEW)
         assert code == 0 and out == "the password of Anna is replaced; 1 session(s) ended\n"
         assert client.get("/api/me").json() == {"player": None}  # logged out
         refused = client.post("/api/session", json={"name": "Anna", "password": OLD})
@@ -56,22 +70,44 @@ def test_a_forgotten_password_is_replaced_while_the_site_runs(
             client.post("/api/session", json={"name": "Anna", "password": NEW}).status_code == 200
         )
 
-        for name, typed, said in [
+        for who, typed, said in [
             ("nobody", NEW, "name: no account is named 'nobody'; nothing changed"),
             ("Anna", "short", "password: a password has at least 8 characters; nothing changed"),
             ("Anna", "", "password: a password has at least 8 characters; nothing changed"),
         ]:
-            code, out, err = reset(monkeypatch, capsys, db, name, typed)
+            code, out, err = account("password", who, typed=typed)
             assert (code, out) == (1, ""), err
             assert err == f"doublesix account: error: {said}\n"
         assert (
             client.post("/api/session", json={"name": "Anna", "password": NEW}).status_code == 200
         )
 
-    code, _, err = reset(
-        monkeypatch, capsys, f"sqlite:///{tmp_path / 'other.sqlite3'}", "Anna", NEW
-    )
+    other = command_on(f"sqlite:///{tmp_path / 'other.sqlite3'}", monkeypatch, capsys)
+    code, _, err = other("password", "Anna", typed=NEW)
     assert code == 1 and "no doublesix site's accounts there" in err
+
+
+def test_silence_and_unsilence(make_app: AppFactory, account: Command) -> None:
+    with TestClient(make_app()) as client, ExitStack() as stack:
+        anna = register(client, name(client, "Anna"), "Anna")
+        a = Lobby(client, stack, anna)
+        said = account("silence", "anna", "--hours", "1.5", "--reason", "spam")
+        assert said == (0, "Anna is silenced for 1.5 h\n", "")
+        a.ws.send_json({"type": "chat", "text": "hello?"})
+        error = a.next("error")
+        assert (error["code"], error["field"]) == ("chat", "silenced")
+        assert account("unsilence", "Anna") == (0, "Anna may chat again\n", "")
+        a.ws.send_json({"type": "chat", "text": "hello"})
+        assert a.next("chat")["text"] == "hello"
+        assert account("silence", "Anna") == (0, "Anna is silenced until lifted\n", "")
+
+        code, out, err = account("silence", "nobody")
+        assert (code, out) == (1, "")
+        assert err.endswith("error: name: no account is named 'nobody'; nothing changed\n")
+        for bad in (["--hours", "0"], ["--hours", "-2"], ["--reason", "x" * 201]):
+            code, out, err = account("silence", "Anna", *bad)
+            assert (code, out) == (2, ""), err
+            assert bad[0] in err
 
 
 def test_the_reset_on_postgresql(
@@ -79,7 +115,7 @@ def test_the_reset_on_postgresql(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    async def register() -> None:
+    async def boris() -> None:
         store = SqlStore(database)
         await store.migrate()
         await Accounts(store, clock=time.time).register("Boris", OLD, None)
@@ -89,13 +125,13 @@ def test_the_reset_on_postgresql(
         store = SqlStore(database)
         try:
             await Accounts(store, clock=time.time).login("boris", password, "127.0.0.1")
-        except Exception:
+        except AccountError:
             return False
         finally:
             await store.close()
         return True
 
-    run_async(register())
-    code, out, _ = reset(monkeypatch, capsys, database, "boris", NEW)
+    run_async(boris())
+    code, out, _ = command_on(database, monkeypatch, capsys)("password", "boris", typed=NEW)
     assert code == 0 and out == "the password of Boris is replaced; 1 session(s) ended\n"
     assert run_async(logs_in(NEW)) and not run_async(logs_in(OLD))

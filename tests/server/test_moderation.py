@@ -1,18 +1,15 @@
 """The operator's say over chat: a silenced account is refused in the lobby and at every
 table until the silence ends or is lifted; ``serve --chat accounts`` keeps guests out of the
-chat; on SQLite and PostgreSQL, and from the command line on the site's database."""
+chat; on SQLite and PostgreSQL (the command line's side: ``test_account_cli``)."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 from contextlib import ExitStack
-from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
-from doublesix.cli import main
 from doublesix.server import moderation
 from doublesix.server.store import SqlStore
 
@@ -97,43 +94,3 @@ def test_where_the_chat_is_for_accounts_a_guest_is_refused(make_app: AppFactory)
         a = Lobby(client, stack, anna)
         a.ws.send_json({"type": "chat", "text": "hi, I have an account"})
         assert a.next("chat")["text"] == "hi, I have an account"
-
-
-def test_silence_and_unsilence_from_the_command_line(
-    make_app: AppFactory,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    db = f"sqlite:///{tmp_path / 'doublesix.sqlite3'}"  # the database make_app's site uses
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-
-    def command(*args: str) -> tuple[int, str, str]:
-        code = main(["account", *args, "--db", db])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    with TestClient(make_app()) as client, ExitStack() as stack:
-        anna = register(client, name(client, "Anna"), "Anna")
-        a = Lobby(client, stack, anna)
-        assert command("silence", "anna", "--hours", "1.5", "--reason", "spam") == (
-            0,
-            "Anna is silenced for 1.5 h\n",
-            "",
-        )
-        a.ws.send_json({"type": "chat", "text": "hello?"})
-        refused(a.next("error"), "silenced")
-        assert command("unsilence", "Anna") == (0, "Anna may chat again\n", "")
-        a.ws.send_json({"type": "chat", "text": "hello"})
-        assert a.next("chat")["text"] == "hello"
-        assert command("silence", "Anna") == (0, "Anna is silenced until lifted\n", "")
-
-        code, out, err = command("silence", "nobody")
-        assert (code, out) == (1, "")
-        assert (
-            err == "doublesix account: error: name: no account is named 'nobody'; nothing changed\n"
-        )
-        for bad in (["--hours", "0"], ["--hours", "-2"], ["--reason", "x" * 201]):
-            code, out, err = command("silence", "Anna", *bad)
-            assert (code, out) == (2, ""), err
-            assert bad[0] in err

@@ -210,7 +210,7 @@ class Accounts:
         (every one but the session of the secret ``keep``). A wrong ``old`` counts as a
         failed login."""
         await self.logins.check(player.name, address)
-        a, s = schema.accounts, schema.sessions
+        a = schema.accounts
         async with self.store.engine.connect() as conn:
             hashed = await conn.scalar(sa.select(a.c.password).where(a.c.player_id == player.id))
         if hashed is None:
@@ -219,23 +219,13 @@ class Accounts:
             await self.logins.failed(player.name, address)
             raise AccountError(Refusal.WRONG_PASSWORD, "that is not your password", "old")
         check_password(new, player.name, "new")
-        new_hash = await self._hash(new)
-        async with self.store.writing() as conn:
-            await conn.execute(
-                a.update()
-                .where(a.c.player_id == player.id)
-                .values(password=new_hash, updated_at=self.clock())
-            )
-            ended = s.delete().where(s.c.player_id == player.id)
-            if keep is not None:
-                ended = ended.where(s.c.id != session_key(keep))
-            await conn.execute(ended)
+        await self._replace(player.id, await self._hash(new), keep)
 
     async def set_password(self, name: str, new: str) -> tuple[str, int]:
         """The operator's reset, for a player who forgot the password (there is no e-mail):
         replace the password of the account ``name`` (any case) without the old one and end
         every session of it. The account's name as registered, and how many sessions ended."""
-        a, s = schema.accounts, schema.sessions
+        a = schema.accounts
         async with self.store.engine.connect() as conn:
             row = (
                 await conn.execute(
@@ -245,15 +235,22 @@ class Accounts:
         if row is None:
             raise AccountError(Refusal.NO_ACCOUNT, f"no account is named {name!r}", "name")
         check_password(new, row.name)
-        hashed = await self._hash(new)
+        return str(row.name), await self._replace(row.player_id, await self._hash(new))
+
+    async def _replace(self, player_id: str, hashed: str, keep: str | None = None) -> int:
+        """Store the account's new password hash and end its sessions (all but the session of
+        the secret ``keep``); how many ended."""
+        a, s = schema.accounts, schema.sessions
         async with self.store.writing() as conn:
             await conn.execute(
                 a.update()
-                .where(a.c.player_id == row.player_id)
+                .where(a.c.player_id == player_id)
                 .values(password=hashed, updated_at=self.clock())
             )
-            ended = await conn.execute(s.delete().where(s.c.player_id == row.player_id))
-        return str(row.name), ended.rowcount
+            ended = s.delete().where(s.c.player_id == player_id)
+            if keep is not None:
+                ended = ended.where(s.c.id != session_key(keep))
+            return (await conn.execute(ended)).rowcount
 
     # --- sessions ------------------------------------------------------------------
 
