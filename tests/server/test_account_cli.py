@@ -84,6 +84,11 @@ def test_a_forgotten_password_is_replaced_while_the_site_runs(
 
     other = command_on(f"sqlite:///{tmp_path / 'other.sqlite3'}", monkeypatch, capsys)
     code, _, err = other("password", "Anna", typed=NEW)
+    assert code == 1 and "no such file" in err
+    assert not (tmp_path / "other.sqlite3").exists()  # a mistyped path leaves nothing behind
+    (tmp_path / "empty.sqlite3").touch()
+    empty = command_on(f"sqlite:///{tmp_path / 'empty.sqlite3'}", monkeypatch, capsys)
+    code, _, err = empty("password", "Anna", typed=NEW)
     assert code == 1 and "no doublesix site's accounts there" in err
 
 

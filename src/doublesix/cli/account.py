@@ -19,6 +19,7 @@ import getpass
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from doublesix.cli.common import CommandError, Subparsers, UsageError, number
@@ -117,7 +118,11 @@ async def _run_on(db: str, task: Callable[[SqlStore], Awaitable[T]]) -> T:
     from doublesix.server.account_names import AccountError
     from doublesix.server.store import SqlStore, database_url
 
-    store = SqlStore(database_url(db))
+    url = sa.make_url(database_url(db))
+    if url.get_backend_name() == "sqlite" and not Path(url.database or "").is_file():
+        # connecting would make an empty file there: a mistyped path leaves nothing behind
+        raise CommandError(f"--db {db}: no such file; give the database serve --db uses")
+    store = SqlStore(url.render_as_string(hide_password=False))
     try:
         return await task(store)
     except AccountError as e:
