@@ -93,6 +93,10 @@ class Store(Protocol):
 
     async def table(self, table_id: str) -> Table | None: ...
 
+    async def has_table(self, table_id: str) -> bool:
+        """Whether a table ``table_id`` is stored (its page's status asks, not its contents)."""
+        ...
+
     async def tables(self, statuses: Sequence[str], limit: int = 200) -> list[Table]:
         """Tables of these statuses, the most recently changed first."""
         ...
@@ -256,6 +260,12 @@ class SqlStore:
     async def table(self, table_id: str) -> Table | None:
         found = await self._tables(schema.tables.c.id == table_id, limit=1)
         return found[0] if found else None
+
+    async def has_table(self, table_id: str) -> bool:
+        t = schema.tables
+        async with self.engine.connect() as conn:
+            found = await conn.scalar(sa.select(t.c.id).where(t.c.id == table_id))
+        return found is not None
 
     async def tables(self, statuses: Sequence[str], limit: int = 200) -> list[Table]:
         return await self._tables(schema.tables.c.status.in_(list(statuses)), limit=limit)

@@ -84,7 +84,7 @@ def keyed_page(
 
 
 async def _known_table(table_id: str, srv: Server) -> bool:
-    return table_id in srv.manager.hosts or await srv.store.table(table_id) is not None
+    return table_id in srv.manager.hosts or await srv.store.has_table(table_id)
 
 
 def _page(path: Path) -> Callable[[], Awaitable[FileResponse]]:
