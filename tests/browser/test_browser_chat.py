@@ -200,6 +200,15 @@ def test_two_players_and_a_spectator_chat(new_context: Any, screenshots: Path) -
         "Carla Zuschauer Still here",
     ]
     assert game.locator("#game-chat img").count() == 0
+    # A name muted there is muted here too: Carla's lines go, until she is shown again.
+    game.locator("#game-chat .chat-line", has_text="Go Anna!").locator(".chat-from").click()
+    assert game.locator("#game-chat .chat-line", has_text="Carla").count() == 0
+    assert game.locator("#chat-muted .unmute").all_inner_texts() == ["Carla"]
+    game.reload()
+    game.locator("#game-chat .chat-line").first.wait_for()
+    assert game.locator("#game-chat .chat-line", has_text="Carla").count() == 0
+    game.locator("#chat-muted .unmute").click()
+    assert game.locator("#game-chat .chat-line", has_text="Carla").count() == 2
 
 
 def test_the_waiting_room_has_the_chat(new_context: Any, screenshots: Path) -> None:

@@ -107,3 +107,54 @@ def test_a_challenged_player_who_leaves_ends_the_challenge(new_context: Any) -> 
     note.wait_for()
     assert anna.locator(".challenge-toast.outgoing").count() == 0
     anna.wait_for_selector(f'#online .online-row[data-player="{b_name}"]', state="detached")
+
+
+def test_one_mute_hides_a_name_in_the_lobby_at_the_table_and_declines_its_challenges(
+    new_context: Any,
+) -> None:
+    """Muting is one list per browser: Anna mutes Ben in the lobby, so his challenge never
+    reaches her (he reads "declined"), and his lines at the table they then share are hidden.
+    A list the lobby kept under its old key joins it."""
+    a_name, b_name, c_name = person_name("Anna"), person_name("Ben"), person_name("Cleo")
+    anna = new_context().new_page()
+    ben = new_context().new_page()
+    anna.goto("/")
+    anna.evaluate("(n) => localStorage.setItem('ds_lobby_muted', JSON.stringify([n]))", c_name)
+    as_guest(anna, a_name)
+    as_guest(ben, b_name)
+    assert anna.evaluate("localStorage.getItem('ds_lobby_muted')") is None
+    assert anna.locator("#lobby-chat .chat-muted .unmute").all_inner_texts() == [c_name]
+
+    ben.fill("#lobby-chat-input", "Hello Anna")
+    ben.press("#lobby-chat-input", "Enter")
+    said = anna.locator("#lobby-chat-lines .chat-line", has_text="Hello Anna")
+    said.locator(".chat-from").click()
+    said.wait_for(state="detached")
+    muted = anna.evaluate("JSON.parse(localStorage.getItem('ds_chat_muted'))")
+    assert sorted(muted) == sorted([b_name, c_name])
+
+    ben.click(f'#online .online-row[data-player="{a_name}"] .challenge-button')
+    ben.wait_for_selector("#challenge-dialog[open]")
+    ben.click("#challenge-send")
+    ben.locator(".challenge-toast.note", has_text=f"{a_name} declined the challenge.").wait_for()
+    assert anna.locator(".challenge-toast").count() == 0
+    anna.wait_for_selector(f'#online .online-row[data-player="{b_name}"] .status.free')
+
+    anna.click(f'#online .online-row[data-player="{b_name}"] .challenge-button')
+    anna.wait_for_selector("#challenge-dialog[open]")
+    anna.select_option("#challenge-preset", "draw")
+    anna.click("#challenge-send")  # her challenge to a name she muted goes as any other
+    ben.locator(".challenge-toast.incoming button.accept").click()
+    for page in (anna, ben):
+        page.wait_for_url("**/table/**")
+        page.wait_for_selector("#chat-form:not(.hidden)")
+    ben.fill("#chat-input", "Muted at the table too?")
+    ben.press("#chat-input", "Enter")
+    ben.locator("#chat-list .chat-line", has_text="Muted at the table too?").wait_for()
+    anna.fill("#chat-input", "Still talking")
+    anna.press("#chat-input", "Enter")
+    anna.locator("#chat-list .chat-line", has_text="Still talking").wait_for()
+    assert anna.locator("#chat-list .chat-line", has_text="Muted at the table too?").count() == 0
+    anna.locator("#chat-muted .unmute", has_text=b_name).click()  # shown again, everywhere
+    anna.locator("#chat-list .chat-line", has_text="Muted at the table too?").wait_for()
+    assert anna.evaluate("JSON.parse(localStorage.getItem('ds_chat_muted'))") == [c_name]

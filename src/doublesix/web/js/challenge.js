@@ -1,6 +1,8 @@
 // Challenges (VOG's "Herausfordern"): the dialog that sends one, and the toasts of the
 // challenges we sent or were sent, with their countdown. On acceptance both go to the table.
+// A challenge from a name this browser muted (chat.js) is declined unseen.
 import { ApiError, keepSeat, post } from './api.js';
+import { isMuted } from './chat.js';
 import { clear } from './common.js';
 import { el, lit, t, tx } from './i18n.js';
 
@@ -9,6 +11,7 @@ const TIMERS = [0, 15, 30, 60, 120];
 const SCORINGS = ['winner_takes', 'winner_takes_all', 'goat', 'kozel'];
 const OPENERS = ['highest_double', 'kozel', 'lowest_double', 'highest_tile', 'draw_for_lead'];
 const shown = new Map(); // challenge id -> {node, challenge, received, timer}
+const refused = new Set(); // ids of the muted challengers' challenges, declined unseen
 let ctx = null;
 let savedTitle = null;
 
@@ -248,8 +251,24 @@ function note(key, params) {
   setTimeout(() => n.remove(), 5000);
 }
 
+/** Decline a muted challenger's challenge without a word, here or to them: they read
+ * "declined", as for any other. */
+async function refuse(c) {
+  refused.add(c.id);
+  try {
+    await post(`/api/challenges/${encodeURIComponent(c.id)}/decline`, {});
+  } catch (e) {
+    /* it ended meanwhile (withdrawn, expired): nothing to decline */
+  }
+}
+
 /** A challenge as the server sent it (made, answered, ended): show, update or drop its toast. */
 export function showChallenge(c) {
+  if (refused.has(c.id)) return;
+  if (c.status === 'open' && !c.mine && !shown.has(c.id) && isMuted(c.from)) {
+    refuse(c);
+    return;
+  }
   if (c.status !== 'open') {
     drop(c.id);
     if (c.status === 'accepted' && c.table) {

@@ -1,25 +1,51 @@
 // Chat messages as the table page and the finished game's page show them: who, when, what.
 // Every text a player wrote goes in as text (textContent), never as HTML; a quick phrase is
 // shown in the reader's language. Muting is this browser's own: the names it muted are kept
-// in localStorage (ds_chat_muted), at every table and on every game page.
+// in localStorage (ds_chat_muted), one list for the lobby, every table and every game page;
+// a muted name's challenges are declined unseen (challenge.js).
+import { clear } from './common.js';
 import { currentLanguage, el, lit, tattr } from './i18n.js';
 
 const MUTED = 'ds_chat_muted';
+const LOBBY_MUTED = 'ds_lobby_muted'; // the lobby's own list, before there was one list
 export const PHRASES = ['good_game', 'well_played', 'your_turn', 'thanks'];
 
 /** A refused message's `field`, where the reason has words of its own (else its message). */
 export const CHAT_REFUSALS = { name: 'chat.need_name', silenced: 'chat.silenced', account: 'chat.accounts_only' };
 
-function load() {
+function names(key) {
   try {
-    const names = JSON.parse(localStorage.getItem(MUTED) || '[]');
-    return new Set(Array.isArray(names) ? names.filter((n) => typeof n === 'string') : []);
+    const list = JSON.parse(localStorage.getItem(key) || '[]');
+    return Array.isArray(list) ? list.filter((n) => typeof n === 'string') : [];
   } catch (e) {
-    return new Set();
+    return [];
+  }
+}
+
+function load() {
+  return new Set(names(MUTED));
+}
+
+function save() {
+  try {
+    localStorage.setItem(MUTED, JSON.stringify([...muted]));
+  } catch (e) {
+    /* private mode: the choice lasts as long as the page */
   }
 }
 
 let muted = load();
+const before = names(LOBBY_MUTED);
+if (before.length) {
+  for (const name of before) muted.add(name);
+  save();
+  try {
+    localStorage.removeItem(LOBBY_MUTED);
+  } catch (e) {
+    /* private mode: nothing was kept */
+  }
+}
+const listeners = new Set();
 
 export function isMuted(name) {
   return muted.has(name);
@@ -29,21 +55,42 @@ export function mutedNames() {
   return [...muted].sort();
 }
 
+/** Call `listener()` whenever the muted names change, here or in another tab. */
+export function onMutedChange(listener) {
+  listeners.add(listener);
+}
+
 /** Mute (or unmute) a sender's name in this browser. */
 export function setMuted(name, on) {
   if (on) muted.add(name);
   else muted.delete(name);
-  try {
-    localStorage.setItem(MUTED, JSON.stringify([...muted]));
-  } catch (e) {
-    /* private mode: the choice lasts as long as the page */
-  }
+  save();
+  for (const listener of listeners) listener();
 }
 
 /** Another tab muted someone: take its list. */
 window.addEventListener('storage', (ev) => {
-  if (ev.key === MUTED) muted = load();
+  if (ev.key !== MUTED) return;
+  muted = load();
+  for (const listener of listeners) listener();
 });
+
+/** The muted names in `box`, each a chip that shows its messages again (`box` hidden when
+ * none is muted). */
+export function renderMuted(box) {
+  clear(box);
+  const all = mutedNames();
+  box.classList.toggle('hidden', all.length === 0);
+  if (!all.length) return;
+  box.appendChild(el('span', 'chat.muted', {}, 'muted'));
+  for (const name of all) {
+    const b = lit('button', name, 'small chip unmute');
+    b.type = 'button';
+    tattr(b, 'title', 'chat.unmute', { name });
+    b.addEventListener('click', () => setMuted(name, false));
+    box.append(' ', b);
+  }
+}
 
 function clock(at) {
   const time = lit('time', new Intl.DateTimeFormat(currentLanguage(), { hour: '2-digit', minute: '2-digit' }).format(new Date(at * 1000)), 'chat-at');

@@ -1,7 +1,7 @@
 // A finished game's page: the result, the JSON download, the replay viewer, the
 // post-game review, the table's chat and the move list.
 import { get } from './api.js';
-import { chatLine } from './chat.js';
+import { chatLine, isMuted, onMutedChange, renderMuted, setMuted } from './chat.js';
 import { clear, setRulesPreset, startPage, toast } from './common.js';
 import { el, onLanguage, tx } from './i18n.js';
 import { moveList, recordSummary, viewer } from './replayer.js';
@@ -60,14 +60,25 @@ async function showChat() {
     return; // the record says what there is to say; a chat that cannot be read is left out
   }
   if (!chat.length) return;
-  const box = clear(document.getElementById('chat'));
-  box.classList.remove('hidden');
-  box.appendChild(el('h2', 'chat.game_title'));
-  const list = document.createElement('ol');
-  list.className = 'chat-list';
-  list.id = 'game-chat';
-  for (const msg of chat) list.appendChild(chatLine(msg));
-  box.appendChild(list);
+  const box = document.getElementById('chat');
+  const draw = () => {
+    clear(box);
+    box.classList.remove('hidden');
+    box.appendChild(el('h2', 'chat.game_title'));
+    const list = document.createElement('ol');
+    list.className = 'chat-list';
+    list.id = 'game-chat';
+    const mute = (name) => setMuted(name, true);
+    for (const msg of chat.filter((m) => !isMuted(m.from))) list.appendChild(chatLine(msg, { onMute: mute }));
+    box.appendChild(list);
+    const muted = document.createElement('p');
+    muted.className = 'chat-muted';
+    muted.id = 'chat-muted';
+    box.appendChild(muted);
+    renderMuted(muted);
+  };
+  onMutedChange(draw);
+  draw();
 }
 
 main().catch((e) => toast('err.server', { message: String(e.message || e) }, 'error'));

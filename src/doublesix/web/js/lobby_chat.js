@@ -1,13 +1,12 @@
 // The lobby's chat: text (shown as text, never as HTML) and quick phrases, each reader
 // seeing a phrase in their own language; the last messages come with the socket's welcome.
-import { CHAT_REFUSALS } from './chat.js';
+import { CHAT_REFUSALS, isMuted, onMutedChange, renderMuted, setMuted } from './chat.js';
 import { clear } from './common.js';
 import { el, lit, tattr, tx } from './i18n.js';
 import { sendLobby } from './lobby_socket.js';
 
 const PHRASES = ['good_game', 'well_played', 'your_turn', 'thanks'];
 const MAX = 300;
-const MUTED_KEY = 'ds_lobby_muted';
 let list = null;
 let error = null;
 let input = null;
@@ -15,39 +14,14 @@ let mutedBox = null;
 let shown = [];
 let own = null; // our name: we do not mute ourselves
 
-function loadMuted() {
-  try {
-    return new Set(JSON.parse(localStorage.getItem(MUTED_KEY) || '[]'));
-  } catch (e) {
-    return new Set();
-  }
-}
-
-const muted = loadMuted();
-
-function saveMuted() {
-  try {
-    localStorage.setItem(MUTED_KEY, JSON.stringify([...muted]));
-  } catch (e) {
-    /* private mode: muted for this page only */
-  }
-}
-
-function toggleMute(name) {
-  if (muted.has(name)) muted.delete(name);
-  else muted.add(name);
-  saveMuted();
-  drawLines();
-}
-
 function line(m) {
   const li = document.createElement('li');
   li.className = 'chat-line';
   const from = lit('button', m.from, 'chat-from link-button');
   from.type = 'button';
   if (m.from !== own) {
-    tattr(from, 'title', 'lobby.chat.mute', { name: m.from });
-    from.addEventListener('click', () => toggleMute(m.from));
+    tattr(from, 'title', 'chat.mute', { name: m.from });
+    from.addEventListener('click', () => setMuted(m.from, true));
   }
   li.appendChild(from);
   if (m.phrase) li.appendChild(el('span', `lobby.chat.phrase.${m.phrase}`, {}, 'chat-text phrase'));
@@ -56,19 +30,16 @@ function line(m) {
 }
 
 function drawLines() {
+  if (!list) return;
   clear(list);
-  const visible = shown.filter((m) => !muted.has(m.from));
+  const visible = shown.filter((m) => m.from === own || !isMuted(m.from));
   if (!visible.length) list.appendChild(el('li', 'lobby.chat.empty', {}, 'muted empty'));
   for (const m of visible) list.appendChild(line(m));
   list.scrollTop = list.scrollHeight;
-  clear(mutedBox);
-  for (const name of muted) {
-    const b = el('button', 'lobby.chat.unmute', { name }, 'small unmute');
-    b.type = 'button';
-    b.addEventListener('click', () => toggleMute(name));
-    mutedBox.appendChild(b);
-  }
+  renderMuted(mutedBox);
 }
+
+onMutedChange(drawLines);
 
 /** Draw the chat panel in `box`; `you`: whether we have a name to write with. */
 export function renderLobbyChat(box, messages, you) {
@@ -80,8 +51,8 @@ export function renderLobbyChat(box, messages, you) {
   list.className = 'chat-lines';
   list.id = 'lobby-chat-lines';
   box.appendChild(list);
-  mutedBox = document.createElement('div');
-  mutedBox.className = 'muted-players';
+  mutedBox = document.createElement('p');
+  mutedBox.className = 'chat-muted';
   box.appendChild(mutedBox);
   drawLines();
   error = document.createElement('p');
@@ -125,7 +96,7 @@ export function addLobbyChat(m) {
   if (!list) return;
   shown = [...shown, m].slice(-50);
   if (error && m.from === own) clear(error);
-  if (muted.has(m.from)) return;
+  if (m.from !== own && isMuted(m.from)) return;
   const empty = list.querySelector('.empty');
   if (empty) empty.remove();
   list.appendChild(line(m));

@@ -4,9 +4,9 @@
 // silences it). Beside the felt on a laptop; on a phone the side's drawer, opened by the
 // "Chat" button of the bar below the felt.
 import { me } from '../api.js';
-import { CHAT_REFUSALS, PHRASES, chatLine, isMuted, mutedNames, setMuted } from '../chat.js';
+import { CHAT_REFUSALS, PHRASES, chatLine, isMuted, onMutedChange, renderMuted, setMuted } from '../chat.js';
 import { clear, toast } from '../common.js';
-import { el, lit, tattr, tx } from '../i18n.js';
+import { el, tattr, tx } from '../i18n.js';
 import { play } from './attention.js';
 import { send } from './connection.js';
 import { $, mySeat, state } from './state.js';
@@ -48,26 +48,7 @@ function showUnread() {
 }
 
 function mute(name) {
-  setMuted(name, true);
-  renderChat();
-}
-
-function renderMuted() {
-  const box = clear($('chat-muted'));
-  const names = mutedNames();
-  box.classList.toggle('hidden', names.length === 0);
-  if (!names.length) return;
-  box.appendChild(el('span', 'chat.muted', {}, 'muted'));
-  for (const name of names) {
-    const b = lit('button', name, 'small chip unmute');
-    b.type = 'button';
-    tattr(b, 'title', 'chat.unmute', { name });
-    b.addEventListener('click', () => {
-      setMuted(name, false);
-      renderChat();
-    });
-    box.append(' ', b);
-  }
+  setMuted(name, true); // onMutedChange draws the chat again
 }
 
 /** Draw the messages again (a new one, a mute, the channel switch, another language). */
@@ -86,7 +67,7 @@ export function renderChat() {
   $('chat-phrases').classList.toggle('hidden', note !== null);
   $('chat-note').classList.toggle('hidden', note === null);
   if (note) tx($('chat-note'), note);
-  renderMuted();
+  renderMuted($('chat-muted'));
   showUnread();
 }
 
@@ -222,6 +203,7 @@ export function chatPanel() {
   buildForm();
   spectatorSwitch();
   drawerButton();
+  onMutedChange(renderChat);
   renderChat();
   spectatorName();
 }
