@@ -1,6 +1,8 @@
 // The lobby's live half: the lobby socket's frames drawn into the online list, the
-// challenges' toasts and the lobby chat (issue 11).
+// challenges' toasts and the lobby chat (issue 11). `/?challenge=NAME` (a player's page's
+// "Challenge") opens the dialog that challenges NAME once we have a name of our own.
 import { openChallengeDialog, showChallenge, startChallenges } from './challenge.js';
+import { toast } from './common.js';
 import { onLanguage } from './i18n.js';
 import { addLobbyChat, lobbyChatError, renderLobbyChat } from './lobby_chat.js';
 import { connectLobby, onLobby } from './lobby_socket.js';
@@ -18,6 +20,19 @@ function drawChat() {
   if (box) renderLobbyChat(box, live.chat, live.you);
 }
 
+/** The challenge a player's page asked for, once we can send it (or say why not). */
+function askedChallenge() {
+  const url = new URL(location.href);
+  const name = url.searchParams.get('challenge');
+  if (!name || !live.you) return; // a name first: the welcome that follows it comes here again
+  url.searchParams.delete('challenge');
+  history.replaceState(null, '', url.pathname + url.search + url.hash);
+  const them = live.players.find((p) => p.name === name);
+  if (name === live.you.name) return;
+  if (them && them.status === 'free') openChallengeDialog(name);
+  else toast('lobby.challenge.not_free', { name });
+}
+
 /** `presets()`: the lobby's presets ({name: {players, defaults}}). */
 export function startLobbyLive({ presets }) {
   startChallenges({ presets, you: () => live.you, online: () => live.players });
@@ -28,6 +43,7 @@ export function startLobbyLive({ presets }) {
     drawOnline();
     drawChat();
     for (const c of f.challenges) showChallenge(c);
+    askedChallenge();
   });
   onLobby('online', (f) => {
     live.players = f.players;

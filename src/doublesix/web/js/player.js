@@ -3,6 +3,7 @@ import { ApiError, get } from './api.js';
 import { clear, startPage, toast } from './common.js';
 import { botName } from './describe.js';
 import { findPlayerCard } from './find_player.js';
+import { presenceLine } from './player_presence.js';
 import { currentLanguage, el, lit, tattr } from './i18n.js';
 import { VARIANTS, dataTable, pathKey, ratingText } from './ratings.js';
 
@@ -73,6 +74,7 @@ function change(game) {
 function render(root, page) {
   clear(root);
   root.appendChild(lit('h1', page.name, 'player-name'));
+  root.appendChild(presenceLine(page.name));
   const counts = document.createElement('section');
   counts.className = 'card stats';
   counts.id = 'counts';

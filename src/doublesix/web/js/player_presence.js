@@ -1,0 +1,58 @@
+// Whether a player's page's account is on the site now: free (with a way to challenge them
+// from the lobby), at a table (with a way to watch it) or not online. Read from the lobby's
+// list of who is online (GET /api/online) when the page opens and again while it is in view.
+import { get, me } from './api.js';
+import { clear } from './common.js';
+import { el, lit } from './i18n.js';
+
+const EVERY = 30000; // ms between two readings while the page is in view
+
+function link(key, href, className) {
+  const a = el('a', key, {}, className);
+  a.href = href;
+  return a;
+}
+
+function draw(box, name, online, you) {
+  clear(box);
+  const here = online.find((p) => p.account && p.name === name);
+  const status = !here ? 'offline' : here.status === 'free' ? 'free' : 'seated';
+  box.dataset.status = status;
+  box.appendChild(lit('span', '●', `presence-dot ${status}`)).setAttribute('aria-hidden', 'true');
+  box.appendChild(el('span', `player.presence.${status}`, {}, 'presence-text'));
+  if (you === name) box.appendChild(el('span', 'lobby.online.you', {}, 'muted'));
+  else if (status === 'free') {
+    box.appendChild(link('lobby.online.challenge', `/?challenge=${encodeURIComponent(name)}`, 'button small primary challenge-link'));
+  }
+  if (status === 'seated' && here.table) {
+    box.appendChild(link('lobby.online.watch', `/table/${encodeURIComponent(here.table)}`, 'button small'));
+  }
+}
+
+/** A line that says where `name` (an account's name as the site spells it) is now. */
+export function presenceLine(name) {
+  const box = document.createElement('p');
+  box.id = 'presence';
+  box.className = 'presence';
+  let you = null;
+  const read = async () => {
+    try {
+      draw(box, name, (await get('/api/online')).players, you);
+    } catch (e) {
+      clear(box); // unknown is said by saying nothing
+    }
+  };
+  me()
+    .then((who) => {
+      you = who && who.name;
+    })
+    .catch(() => {})
+    .finally(read);
+  setInterval(() => {
+    if (!document.hidden) read();
+  }, EVERY);
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden) read();
+  });
+  return box;
+}

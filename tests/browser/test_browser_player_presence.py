@@ -1,0 +1,71 @@
+"""A player's page says whether its account is on the site now: free, with "Challenge", which
+opens the lobby's dialog for them; at a table, with "Watch"; or not online."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .browser_helpers import as_guest, person_name, register
+
+PRESENCE = "#presence[data-status='{}']"
+
+
+def reload_until(page: Any, selector: str) -> None:
+    """The page reads who is online when it opens: open it again until it shows `selector`."""
+    for _ in range(40):
+        page.reload()
+        page.wait_for_selector("#presence[data-status]")
+        if page.locator(selector).count():
+            return
+        page.wait_for_timeout(250)
+    raise AssertionError(f"{selector} never showed on {page.url}")
+
+
+def test_a_players_page_says_where_they_are_and_challenges_them(new_context: Any) -> None:
+    a_name, b_name = person_name("Anna"), person_name("Boris")
+    boris = new_context().new_page()
+    register(boris, b_name, "a long enough password")
+    anna = new_context().new_page()  # a visitor with no name yet
+
+    boris_page = new_context().new_page()  # Boris's own page, in a tab of his own browser
+    boris_page.goto(f"/player/{b_name.lower()}")  # any case finds the account
+    boris_page.wait_for_selector(PRESENCE.format("free"))
+    assert boris_page.locator("#presence").inner_text().startswith("●")
+
+    anna.goto(f"/player/{b_name}")
+    presence = anna.locator(PRESENCE.format("free"))
+    presence.wait_for()
+    assert "Online now" in presence.inner_text()
+    anna.click("#presence .challenge-link")
+    anna.wait_for_url("**/?challenge=*")
+    anna.fill("#guest-name", a_name)  # the lobby asks for a name first, then for the game
+    anna.click("#guest-form button[type=submit]")
+    anna.wait_for_selector("#challenge-dialog[open]")
+    assert "challenge=" not in anna.url  # asked once: a reload does not ask again
+    assert b_name in anna.locator("#challenge-dialog").inner_text()
+    anna.select_option("#challenge-preset", "draw")
+    anna.click("#challenge-send")
+    boris.locator(".challenge-toast.incoming button.accept").click()
+    for page in (anna, boris):
+        page.wait_for_url("**/table/**")
+    table = anna.url.split("/")[-1]
+
+    watcher = new_context().new_page()
+    watcher.goto(f"/player/{b_name}")
+    reload_until(watcher, PRESENCE.format("seated"))
+    assert "Playing at a table now" in watcher.locator("#presence").inner_text()
+    assert watcher.locator("#presence .challenge-link").count() == 0
+    watch = watcher.locator("#presence a", has_text="Watch")
+    assert watch.get_attribute("href") == f"/table/{table}"
+
+    as_guest(watcher, person_name("Cleo"))
+    watcher.goto(f"/?challenge={b_name}")  # a link from a page read a while ago: not free now
+    watcher.locator("#toasts .toast", has_text=f"{b_name} is not free to play just now.").wait_for()
+    assert watcher.locator("#challenge-dialog[open]").count() == 0
+
+    boris.close()
+    boris_page.close()
+    watcher.goto(f"/player/{b_name}")
+    reload_until(watcher, PRESENCE.format("offline"))
+    assert watcher.locator("#presence").inner_text().endswith("Not online")
+    assert watcher.locator("#presence a").count() == 0
