@@ -69,3 +69,49 @@ def test_a_players_page_says_where_they_are_and_challenges_them(new_context: Any
     reload_until(watcher, PRESENCE.format("offline"))
     assert watcher.locator("#presence").inner_text().endswith("Not online")
     assert watcher.locator("#presence a").count() == 0
+
+
+def test_an_account_follows_a_player_and_the_lobby_says_when_they_come(new_context: Any) -> None:
+    a_name, b_name = person_name("Anna"), person_name("Boris")
+    boris_browser = new_context()
+    boris = boris_browser.new_page()
+    register(boris, b_name, "a long enough password")
+    boris.goto(f"/player/{b_name}")
+    boris.wait_for_selector("#presence[data-status]")
+    assert boris.locator("#follow").count() == 0  # nobody follows themselves
+    boris.goto("/")  # online: the lobby's socket is open
+    visitor = new_context().new_page()
+    as_guest(visitor, person_name("Gina"))
+    visitor.goto(f"/player/{b_name}")
+    visitor.wait_for_selector("#presence[data-status]")
+    assert visitor.locator("#follow").count() == 0  # a guest follows nobody
+
+    anna = new_context().new_page()
+    register(anna, a_name, "a long enough password")
+    anna.goto(f"/player/{b_name}")
+    follow = anna.locator("#follow")
+    assert follow.get_attribute("aria-pressed") == "false" and follow.inner_text() == "Follow"
+    follow.click()
+    anna.locator("#follow[aria-pressed='true']").wait_for()
+    assert follow.inner_text() == "Following ✓"
+    assert follow.get_attribute("title") == f"Stop following {b_name}"
+    anna.reload()
+    anna.locator("#follow[aria-pressed='true']").wait_for()  # kept by the site, not the page
+
+    anna.goto("/")
+    first = anna.locator("#online .online-row").first  # however many are online: Boris first
+    first.locator(".followed").wait_for()
+    assert first.get_attribute("data-player") == b_name
+    assert first.locator(".followed").get_attribute("title") == f"You follow {b_name}"
+
+    boris.close()  # Boris leaves the site, and comes back
+    anna.wait_for_selector(f'#online .online-row[data-player="{b_name}"]', state="detached")
+    boris_browser.new_page().goto("/")
+    anna.locator("#toasts .toast", has_text=f"★ {b_name} is online").wait_for()
+
+    anna.goto(f"/player/{b_name}")
+    anna.click("#follow[aria-pressed='true']")
+    anna.locator("#follow[aria-pressed='false']").wait_for()
+    anna.goto("/")
+    anna.wait_for_selector(f'#online .online-row[data-player="{b_name}"]')
+    assert anna.locator("#online .followed").count() == 0

@@ -47,6 +47,7 @@ from doublesix.server.reviews import Reviews
 from doublesix.server.routes import accounts as account_routes
 from doublesix.server.routes import (
     challenges,
+    follows,
     games,
     health,
     pages,
@@ -195,7 +196,17 @@ def create_app(
     if address_limits is not None:
         app.add_middleware(AddressGuard, limits=address_limits)
     app.add_middleware(BrowserGuard, origins=origins)
-    for area in (players, account_routes, tables, games, records, ratings, challenges, health):
+    for area in (
+        players,
+        account_routes,
+        follows,
+        tables,
+        games,
+        records,
+        ratings,
+        challenges,
+        health,
+    ):
         app.include_router(area.router)
     app.add_api_websocket_route("/ws/table/{table_id}", table_socket)
     app.add_api_websocket_route("/ws/lobby", lobby_socket)

@@ -155,6 +155,16 @@ rating_changes = sa.Table(
     sa.Index("ix_rating_changes_player", "player_id", "variant", "at"),
 )
 
+follows = sa.Table(
+    "follows",
+    metadata,
+    sa.Column("follower_id", sa.String(64), primary_key=True),
+    sa.Column("followed_id", sa.String(64), primary_key=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+"""The accounts an account follows (``server/follows.py``): by player id, so a followed
+account keeps its followers whatever its name's case."""
+
 challenges = sa.Table(
     "challenges",
     metadata,

@@ -3,6 +3,7 @@
 // "Challenge") opens the dialog that challenges NAME once we have a name of our own.
 import { openChallengeDialog, showChallenge, startChallenges } from './challenge.js';
 import { toast } from './common.js';
+import { isFollowed, loadFollowing } from './follow.js';
 import { onLanguage } from './i18n.js';
 import { addLobbyChat, lobbyChatError, renderLobbyChat } from './lobby_chat.js';
 import { connectLobby, onLobby } from './lobby_socket.js';
@@ -12,7 +13,7 @@ const live = { you: null, players: [], chat: [] };
 
 function drawOnline() {
   const box = document.getElementById('online');
-  if (box) renderOnline(box, live.players, live.you, openChallengeDialog);
+  if (box) renderOnline(box, live.players, live.you, openChallengeDialog, isFollowed);
 }
 
 function drawChat() {
@@ -44,10 +45,15 @@ export function startLobbyLive({ presets }) {
     drawChat();
     for (const c of f.challenges) showChallenge(c);
     askedChallenge();
+    loadFollowing(f.you).then(drawOnline);
   });
   onLobby('online', (f) => {
+    const before = new Set(live.players.map((p) => p.name));
     live.players = f.players;
     drawOnline();
+    for (const p of f.players) {
+      if (p.account && !before.has(p.name) && isFollowed(p.name)) toast('lobby.online.arrived', { name: p.name });
+    }
   });
   onLobby('challenge', (f) => showChallenge(f.challenge));
   onLobby('chat', (f) => {

@@ -1,4 +1,5 @@
-// The players online now, each with a "Challenge" button (pushed by the lobby socket).
+// The players online now, each with a "Challenge" button (pushed by the lobby socket); those
+// the reader follows first, starred.
 import { clear } from './common.js';
 import { el, lit, tattr } from './i18n.js';
 import { playerLink } from './ratings.js';
@@ -39,23 +40,30 @@ function variantChoice(variants, chosen, redraw) {
   return label;
 }
 
-/** Draw the list in `box`; `you`: who we are ({name, account}) or null; `onChallenge(name)`. */
-export function renderOnline(box, players, you, onChallenge) {
+/** Draw the list in `box`; `you`: who we are ({name, account}) or null; `onChallenge(name)`;
+ * `followed(name)`: whether we follow them. */
+export function renderOnline(box, players, you, onChallenge, followed) {
   clear(box);
   box.appendChild(el('h2', 'lobby.online.title'));
   const rated = players.find((p) => p.ratings);
   const variants = rated ? Object.keys(rated.ratings) : [];
   const variant = variants.length ? shownVariant(variants) : null;
-  if (variant) box.appendChild(variantChoice(variants, variant, () => renderOnline(box, players, you, onChallenge)));
+  if (variant) box.appendChild(variantChoice(variants, variant, () => renderOnline(box, players, you, onChallenge, followed)));
   const others = players.filter((p) => !you || p.name !== you.name);
   if (!you) box.appendChild(el('p', 'lobby.online.name_first', {}, 'muted'));
   if (!others.length) box.appendChild(el('p', 'lobby.online.none', {}, 'muted'));
   const ul = document.createElement('ul');
   ul.className = 'online-list';
-  for (const p of players) {
+  const starred = (p) => p.account && followed(p.name);
+  for (const p of [...players.filter(starred), ...players.filter((p) => !starred(p))]) {
     const li = document.createElement('li');
     li.className = 'online-row';
     li.dataset.player = p.name;
+    if (starred(p)) {
+      const star = lit('span', '★', 'followed');
+      tattr(star, 'title', 'lobby.online.followed', { name: p.name });
+      li.appendChild(star);
+    }
     const name = li.appendChild(document.createElement('strong'));
     name.className = 'online-name';
     name.appendChild(p.account ? playerLink(p.name) : lit('span', p.name)); // an account's page

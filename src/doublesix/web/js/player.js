@@ -1,8 +1,9 @@
 // A player's page: the rating in each variant, its history drawn as SVG, the recent games.
-import { ApiError, get } from './api.js';
+import { ApiError, get, me } from './api.js';
 import { clear, startPage, toast } from './common.js';
 import { botName } from './describe.js';
 import { findPlayerCard } from './find_player.js';
+import { followButton, loadFollowing } from './follow.js';
 import { presenceLine } from './player_presence.js';
 import { currentLanguage, el, lit, tattr } from './i18n.js';
 import { VARIANTS, dataTable, pathKey, ratingText } from './ratings.js';
@@ -71,10 +72,14 @@ function change(game) {
   return lit('span', d > 0 ? `+${d}` : d < 0 ? `−${-d}` : '±0', d > 0 ? 'up' : d < 0 ? 'down' : '');
 }
 
-function render(root, page) {
+function render(root, page, you) {
   clear(root);
-  root.appendChild(lit('h1', page.name, 'player-name'));
-  root.appendChild(presenceLine(page.name));
+  const head = document.createElement('div');
+  head.className = 'player-head';
+  head.appendChild(lit('h1', page.name, 'player-name'));
+  if (you && you.account && you.name !== page.name) head.appendChild(followButton(page.name));
+  root.appendChild(head);
+  root.appendChild(presenceLine(page.name, you && you.name));
   const counts = document.createElement('section');
   counts.className = 'card stats';
   counts.id = 'counts';
@@ -155,7 +160,9 @@ async function main() {
     root.appendChild(findPlayerCard(name));
     return;
   }
-  render(root, page);
+  const you = await me().catch(() => null);
+  await loadFollowing(you);
+  render(root, page, you);
 }
 
 main().catch((e) => toast('err.server', { message: String(e.message || e) }, 'error'));

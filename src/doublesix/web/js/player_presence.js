@@ -1,7 +1,7 @@
 // Whether a player's page's account is on the site now: free (with a way to challenge them
 // from the lobby), at a table (with a way to watch it) or not online. Read from the lobby's
 // list of who is online (GET /api/online) when the page opens and again while it is in view.
-import { get, me } from './api.js';
+import { get } from './api.js';
 import { clear } from './common.js';
 import { el, lit } from './i18n.js';
 
@@ -29,12 +29,12 @@ function draw(box, name, online, you) {
   }
 }
 
-/** A line that says where `name` (an account's name as the site spells it) is now. */
-export function presenceLine(name) {
+/** A line that says where `name` (an account's name as the site spells it) is now;
+ * `you`: the reader's name, or null. */
+export function presenceLine(name, you) {
   const box = document.createElement('p');
   box.id = 'presence';
   box.className = 'presence';
-  let you = null;
   const read = async () => {
     try {
       draw(box, name, (await get('/api/online')).players, you);
@@ -42,12 +42,7 @@ export function presenceLine(name) {
       clear(box); // unknown is said by saying nothing
     }
   };
-  me()
-    .then((who) => {
-      you = who && who.name;
-    })
-    .catch(() => {})
-    .finally(read);
+  read();
   setInterval(() => {
     if (!document.hidden) read();
   }, EVERY);
