@@ -109,9 +109,18 @@ def test_an_account_follows_a_player_and_the_lobby_says_when_they_come(new_conte
     boris_browser.new_page().goto("/")
     anna.locator("#toasts .toast", has_text=f"★ {b_name} is online").wait_for()
 
+    anna.goto(f"/player/{a_name}")  # her own page: whom she follows, and where they are
+    followed = anna.locator("#following li")
+    followed.first.wait_for()
+    assert followed.count() == 1 and followed.get_attribute("data-status") == "free"
+    assert followed.locator("a").get_attribute("href") == f"/player/{b_name}"
+    assert anna.locator("#follow").count() == 0
+
     anna.goto(f"/player/{b_name}")
     anna.click("#follow[aria-pressed='true']")
     anna.locator("#follow[aria-pressed='false']").wait_for()
+    anna.goto(f"/player/{a_name}")
+    anna.locator("#following", has_text="You follow nobody yet").wait_for()
     anna.goto("/")
     anna.wait_for_selector(f'#online .online-row[data-player="{b_name}"]')
     assert anna.locator("#online .followed").count() == 0

@@ -2,7 +2,8 @@
 // the button of a player's page. A guest follows nobody and gets no button.
 import { ApiError, api, get } from './api.js';
 import { toast } from './common.js';
-import { el, tattr, tx } from './i18n.js';
+import { el, lit, tattr, tx } from './i18n.js';
+import { playerLink } from './ratings.js';
 
 let names = new Set();
 
@@ -20,6 +21,34 @@ export async function loadFollowing(you) {
 
 export function isFollowed(name) {
   return names.has(name);
+}
+
+/** The account's own page: whom it follows, each a link to their page, those online first
+ * (`online`: the lobby's list of who is online). */
+export function followingCard(online) {
+  const card = document.createElement('section');
+  card.className = 'card';
+  card.id = 'following';
+  card.appendChild(el('h2', 'player.following_title'));
+  if (!names.size) {
+    card.appendChild(el('p', 'player.following_none', {}, 'muted'));
+    return card;
+  }
+  const here = new Map(online.filter((p) => p.account).map((p) => [p.name, p.status]));
+  const sorted = [...names].sort((a, b) => Number(here.has(b)) - Number(here.has(a)) || a.localeCompare(b));
+  const list = document.createElement('ul');
+  list.className = 'following-list';
+  for (const name of sorted) {
+    const li = document.createElement('li');
+    const status = here.has(name) ? (here.get(name) === 'free' ? 'free' : 'seated') : 'offline';
+    li.dataset.status = status;
+    li.appendChild(lit('span', '●', `presence-dot ${status}`)).setAttribute('aria-hidden', 'true');
+    li.appendChild(playerLink(name));
+    li.appendChild(el('span', `player.presence.${status}`, {}, 'muted'));
+    list.appendChild(li);
+  }
+  card.appendChild(list);
+  return card;
 }
 
 function draw(button, name) {

@@ -3,7 +3,7 @@ import { ApiError, get, me } from './api.js';
 import { clear, startPage, toast } from './common.js';
 import { botName } from './describe.js';
 import { findPlayerCard } from './find_player.js';
-import { followButton, loadFollowing } from './follow.js';
+import { followButton, followingCard, loadFollowing } from './follow.js';
 import { presenceLine } from './player_presence.js';
 import { currentLanguage, el, lit, tattr } from './i18n.js';
 import { VARIANTS, dataTable, pathKey, ratingText } from './ratings.js';
@@ -163,6 +163,10 @@ async function main() {
   const you = await me().catch(() => null);
   await loadFollowing(you);
   render(root, page, you);
+  if (you && you.account && you.name === page.name) {
+    const online = await get('/api/online').then((r) => r.players, () => []);
+    root.insertBefore(followingCard(online), document.getElementById('games'));
+  }
 }
 
 main().catch((e) => toast('err.server', { message: String(e.message || e) }, 'error'));
