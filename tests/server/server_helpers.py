@@ -252,3 +252,12 @@ def finished_table(client: TestClient, preset: str, players: int, seed: int, **o
         sockets = [Socket(client, stack, table_id, t) for t in tokens]
         play_out(sockets, [], random.Random(seed))
     return table_id
+
+
+def apply_online(players: list[dict[str, Any]], frame: dict[str, Any]) -> list[dict[str, Any]]:
+    """The list of who is online after an ``online`` frame, as the lobby page makes it: each
+    entry of ``removed`` taken out once, those of ``added`` put in, by name."""
+    kept = list(players)
+    for entry in frame["removed"]:
+        kept.remove(entry)  # ValueError: the frame removes what the list does not hold
+    return sorted(kept + frame["added"], key=lambda p: str(p["name"]).casefold())

@@ -12,6 +12,7 @@ from redis import Redis
 
 from doublesix.server.logins import KEY_PREFIX, LoginLimits
 
+from .server_helpers import apply_online
 from .site_helpers import REDIS, Process, Site
 
 
@@ -28,12 +29,16 @@ class LobbySocket:
         self.ws = process.socket("/ws/lobby", additional_headers=headers)
         self.welcome = self.receive()
         assert self.welcome["type"] == "welcome", self.welcome
-        self.names = {p["name"] for p in self.welcome["players"]}
+        self.players = self.welcome["players"]
+
+    @property
+    def names(self) -> set[str]:
+        return {p["name"] for p in self.players}
 
     def receive(self) -> dict[str, Any]:
         frame: dict[str, Any] = json.loads(self.ws.recv(timeout=30))
         if frame["type"] == "online":
-            self.names = {p["name"] for p in frame["players"]}
+            self.players = apply_online(self.players, frame)
         return frame
 
     def next(self, kind: str) -> dict[str, Any]:
@@ -53,7 +58,7 @@ def test_presence_and_a_challenge_across_two_processes(site: Site) -> None:
     a = LobbySocket(one, anna)
     b = LobbySocket(two, ben)
     a.until_online({"Anna", "Ben"})
-    assert b.names == {"Anna", "Ben"}
+    b.until_online({"Anna", "Ben"})
 
     r = anna.post("/api/challenges", json={"to": ["Ben"], "preset": "draw"})
     assert r.status_code == 201, r.text

@@ -2,8 +2,8 @@
 
 ``Lobby`` keeps this process's lobby sockets and, through the ``LobbyBus``,
 hears what every process changed: a player came or went (the online list is
-worked out again, at most every ``SETTLE_SECONDS``, and sent only if it
-changed), a chat message, a table's entry in the lists changed (sent to
+worked out again, at most every ``SETTLE_SECONDS``, and what changed is sent:
+``online_list``), a chat message, a table's entry in the lists changed (sent to
 every socket), a challenge changed (sent to the sockets of the players it
 involves). It also ends the challenges that are due: after
 ``challenges.SECONDS`` (``sweep``), or when their challenger or one of the
@@ -23,6 +23,7 @@ from typing import Protocol
 
 from limits import parse
 
+from doublesix.server import online_list
 from doublesix.server.challenges import (
     OPEN_AT_ONCE,
     Answer,
@@ -117,6 +118,10 @@ class Lobby:
     async def start(self) -> None:
         self.bus.on_message = self._receive
         await self.bus.start()
+        try:  # the site's players of before, for the first sockets' welcome
+            self._players = await self.players()
+        except Exception:
+            log.warning("lobby: could not read who is online", exc_info=True)
         self._tasks = [
             asyncio.create_task(self._watch_online(), name="lobby-online"),
             asyncio.create_task(self._sweep(), name="lobby-sweep"),
@@ -165,6 +170,12 @@ class Lobby:
             shown.append(public)
         return sorted(shown, key=lambda p: p["name"].casefold())
 
+    def shown(self) -> list[JSON]:
+        """The list this process's lobby sockets were last told (``players`` as of the last
+        ``online`` frame): a new socket starts from it, so the changes that follow apply to
+        what it holds."""
+        return list(self._players)
+
     async def _changed(self, player_id: str) -> None:
         if self._closed:
             return
@@ -192,9 +203,10 @@ class Lobby:
             except Exception:
                 log.warning("lobby: could not read who is online", exc_info=True)
                 continue
-            if players != self._players:
+            changed = online_list.change(self._players, players)
+            if changed is not None:
                 self._players = players
-                self._broadcast({"type": "online", "players": players})
+                self._broadcast({"type": "online", **changed})
 
     async def _left(self, player_id: str) -> None:
         await asyncio.sleep(self.leave_seconds)

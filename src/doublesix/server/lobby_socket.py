@@ -85,11 +85,13 @@ async def lobby_socket(ws: WebSocket) -> None:
         async with lobby.present(player, None):
             lobby.listeners.add(conn)
             you = None if player is None else {"name": player.name, "account": player.account}
+            # The list is read with no await since the socket joined the listeners: every
+            # ``online`` frame it gets from now on changes exactly that list.
             conn.start(
                 {
                     "type": "welcome",
                     "you": you,
-                    "players": await lobby.players(),
+                    "players": lobby.shown(),
                     "challenges": [] if player is None else await lobby.mine(player.id),
                     "chat": await lobby.history.last(),
                 }

@@ -21,6 +21,30 @@ function drawChat() {
   if (box) renderLobbyChat(box, live.chat, live.you);
 }
 
+/** A value as one string, its objects' keys sorted: the same entry, the same string. */
+function canonical(v) {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/** The list of who is online after an `online` frame: each entry of `removed` taken out once
+ * (two guests may share an entry), those of `added` put in, by name (server/online_list.py). */
+function changedOnline(players, frame) {
+  const gone = new Map();
+  for (const p of frame.removed) gone.set(canonical(p), (gone.get(canonical(p)) || 0) + 1);
+  const kept = players.filter((p) => {
+    const key = canonical(p);
+    if (!gone.get(key)) return true;
+    gone.set(key, gone.get(key) - 1);
+    return false;
+  });
+  const byName = (a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0);
+  return [...kept, ...frame.added].sort(byName);
+}
+
 /** The challenge a player's page asked for, once we can send it (or say why not). */
 function askedChallenge() {
   const url = new URL(location.href);
@@ -49,9 +73,9 @@ export function startLobbyLive({ presets }) {
   });
   onLobby('online', (f) => {
     const before = new Set(live.players.map((p) => p.name));
-    live.players = f.players;
+    live.players = changedOnline(live.players, f);
     drawOnline();
-    for (const p of f.players) {
+    for (const p of f.added) {
       if (p.account && !before.has(p.name) && isFollowed(p.name)) toast('lobby.online.arrived', { name: p.name });
     }
   });
