@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .browser_helpers import person_name, register
+
 NAME = "Ines_acc"
 PASSWORD = "tiles and pips"
 
@@ -115,3 +117,27 @@ def test_the_account_links_stay_readable_under_the_pointer(new_context: Any) -> 
         page.hover(link)
         background = page.eval_on_selector(link, "(b) => getComputedStyle(b).backgroundColor")
         assert background == "rgba(0, 0, 0, 0)", (link, background)
+
+
+def test_a_player_closes_their_account(new_context: Any) -> None:
+    name = person_name("Carla")
+    page = new_context().new_page()
+    register(page, name, PASSWORD)
+    page.click("#account-close")
+    assert "Only the site's operator can open the account again." in page.inner_text("#identity")
+    submit(page, "close", password="not my password")
+    error = page.locator("#account-close-password-error")
+    error.wait_for()
+    assert error.inner_text() == "That is not your current password."
+    submit(page, "close", password=PASSWORD)
+    page.locator("#toasts .toast", has_text="Your account is closed. Goodbye!").wait_for()
+    page.wait_for_selector("#guest-name")
+    assert page.request.get("/api/me").json() == {"player": None}
+
+    page.click("#account-login")
+    submit(page, "login", name=name, password=PASSWORD)
+    refused = page.locator("#account-login-name-error")
+    refused.wait_for()
+    assert refused.inner_text() == "This account is closed."
+    page.goto(f"/player/{name}")
+    page.locator(".not-found", has_text=f"The account {name} is closed.").wait_for()

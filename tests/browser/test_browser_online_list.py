@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import ExitStack
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -57,7 +56,8 @@ def test_a_crowded_list_counts_filters_and_keeps_its_place(new_context: Any, ser
 
         anna.click("#online-filter")
         anna.keyboard.type("zz")
-        anna.locator("#online .online-list li", has_text="Nobody online has a name like that.").wait_for()
+        no_match = "Nobody online has a name like that."
+        anna.locator("#online .online-list li", has_text=no_match).wait_for()
         with online(server, "Boris"):  # a row comes while Anna types: her box is untouched
             anna.locator("#online-count", has_text="17").wait_for()
             anna.keyboard.type("x")

@@ -9,6 +9,9 @@ running, and every process of a site sees the change at once.
   account ends: a browser logged in with the old password is logged out.
 - ``silence NAME [--hours H] [--reason TEXT]``: the account's chat messages are refused, in
   the lobby and at every table, for H hours or until lifted; ``unsilence NAME`` lifts it.
+- ``close NAME``: a ban. The account logs in no more and its sessions end; its page and its
+  ranks go, its name stays taken (``Accounts``). ``reopen NAME`` lets it log in again, and
+  reopens an account its player closed, if they ask.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ MAX_HOURS = 24 * 365 * 10
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "account",
-        help="an operator's tasks on a player's account: a new password, silence",
+        help="an operator's tasks on a player's account: a new password, silence, close",
         description="What a site's operator does for, or about, a player's account, on the "
         "site's database while the server runs.",
     )
@@ -58,7 +61,11 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     silence.add_argument("--reason", default=None, help="why, kept for the operators")
     unsilence = tasks.add_parser("unsilence", help="let the account NAME chat again")
-    for task in (password, silence, unsilence):
+    close = tasks.add_parser(
+        "close", help="close the account NAME (a ban): no login, no page, no rank; name kept"
+    )
+    reopen = tasks.add_parser("reopen", help="let the closed account NAME log in again")
+    for task in (password, silence, unsilence, close, reopen):
         task.add_argument("name", metavar="NAME", help="the account's name, in any case")
         task.add_argument(
             "--db",
@@ -91,9 +98,15 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"{name} is silenced " + ("until lifted" if until is None else f"for {args.hours:g} h")
         )
-    else:
+    elif args.task == "unsilence":
         name = _on(args.db, lambda s: moderation.lift(s, args.name))
         print(f"{name} may chat again")
+    elif args.task == "close":
+        name = _on(args.db, lambda s: Accounts(s, clock=time.time).close_by_operator(args.name))
+        print(f"{name} is closed: no login, no page, no rank; the name stays taken")
+    else:
+        name = _on(args.db, lambda s: Accounts(s, clock=time.time).reopen(args.name))
+        print(f"{name} is open again")
     return 0
 
 

@@ -49,6 +49,8 @@ class Refusal(StrEnum):
     RATE_LIMITED = "rate_limited"
     LOGGED_IN = "logged_in"
     NO_ACCOUNT = "no_account"
+    CLOSED = "closed"
+    """The account was closed (by its player or the operator): it logs in no more."""
 
 
 @dataclass

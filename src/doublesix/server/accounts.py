@@ -9,6 +9,12 @@ A session is a random secret in the browser's cookie; the database keeps
 only its SHA-256 (``sessions.id``), so a copy of the database logs nobody
 in. A guest who registers becomes the account: the account's player id is
 the guest's, which the guest's seats hold, and the guest's row goes.
+
+An account is closed by its player (with its password) or by the operator
+(``doublesix account close``, a ban): its sessions end and it logs in no more,
+it follows and is followed by no one, its page and its ranks go; its name
+stays taken, so that no one else plays under it, and its games stay in the
+records of the others who played them. Only the operator reopens one.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import logging
 import secrets
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from enum import StrEnum
 
 import sqlalchemy as sa
 from argon2 import PasswordHasher
@@ -52,6 +59,13 @@ HASHING_AT_ONCE = 2
 def session_key(secret: str) -> str:
     """What the database keeps of a session's secret: its SHA-256, in hex."""
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class Closer(StrEnum):
+    """Who closed an account (``accounts.closed_by``)."""
+
+    PLAYER = "player"
+    OPERATOR = "operator"
 
 
 @dataclass(frozen=True)
@@ -194,6 +208,8 @@ class Accounts:
             raise wrong_login()
         if not await self._check(row.player_id, row.password, password):
             raise wrong_login()
+        if row.closed_at is not None:
+            raise AccountError(Refusal.CLOSED, "this account is closed", "name")
         now = self.clock()
         async with self.store.writing() as conn:
             s = schema.sessions
@@ -225,17 +241,73 @@ class Accounts:
         """The operator's reset, for a player who forgot the password (there is no e-mail):
         replace the password of the account ``name`` (any case) without the old one and end
         every session of it. The account's name as registered, and how many sessions ended."""
+        player_id, spelled, _ = await self._named(name)
+        check_password(new, spelled)
+        return spelled, await self._replace(player_id, await self._hash(new))
+
+    async def close(self, player: Guest, password: str, *, address: str) -> None:
+        """The player closes their own account (see the module), with its password; a wrong
+        one counts as a failed login."""
+        await self.logins.check(player.name, address)
+        a = schema.accounts
+        async with self.store.engine.connect() as conn:
+            hashed = await conn.scalar(sa.select(a.c.password).where(a.c.player_id == player.id))
+        if hashed is None:
+            raise AccountError(Refusal.NO_ACCOUNT, "log in first")
+        if not await self._check(player.id, hashed, password):
+            await self.logins.failed(player.name, address)
+            raise AccountError(Refusal.WRONG_PASSWORD, "that is not your password", "password")
+        await self._close(player.id, Closer.PLAYER)
+
+    async def _named(self, name: str) -> tuple[str, str, float | None]:
+        """The player id, name as registered and ``closed_at`` of the account ``name``."""
         a = schema.accounts
         async with self.store.engine.connect() as conn:
             row = (
                 await conn.execute(
-                    sa.select(a.c.player_id, a.c.name).where(a.c.name_key == name_key(name))
+                    sa.select(a.c.player_id, a.c.name, a.c.closed_at).where(
+                        a.c.name_key == name_key(name)
+                    )
                 )
             ).first()
         if row is None:
             raise AccountError(Refusal.NO_ACCOUNT, f"no account is named {name!r}", "name")
-        check_password(new, row.name)
-        return str(row.name), await self._replace(row.player_id, await self._hash(new))
+        return row.player_id, row.name, row.closed_at
+
+    async def close_by_operator(self, name: str) -> str:
+        """The operator closes the account ``name`` (any case): a ban. Its name as
+        registered; closing a closed account changes nothing."""
+        player_id, spelled, closed_at = await self._named(name)
+        if closed_at is None:
+            await self._close(player_id, Closer.OPERATOR)
+        return spelled
+
+    async def reopen(self, name: str) -> str:
+        """The operator reopens the closed account ``name``: it logs in again (the follows
+        it had are gone). Its name as registered."""
+        player_id, spelled, _ = await self._named(name)
+        a = schema.accounts
+        async with self.store.writing() as conn:
+            await conn.execute(
+                a.update()
+                .where(a.c.player_id == player_id)
+                .values(closed_at=None, closed_by=None, updated_at=self.clock())
+            )
+        return spelled
+
+    async def _close(self, player_id: str, by: Closer) -> None:
+        a, s, f = schema.accounts, schema.sessions, schema.follows
+        now = self.clock()
+        async with self.store.writing() as conn:
+            await conn.execute(
+                a.update()
+                .where(a.c.player_id == player_id)
+                .values(closed_at=now, closed_by=by.value, updated_at=now)
+            )
+            await conn.execute(s.delete().where(s.c.player_id == player_id))
+            await conn.execute(
+                f.delete().where(sa.or_(f.c.follower_id == player_id, f.c.followed_id == player_id))
+            )
 
     async def _replace(self, player_id: str, hashed: str, keep: str | None = None) -> int:
         """Store the account's new password hash and end its sessions (all but the session of

@@ -31,7 +31,9 @@ async def _account(store: SqlStore, name: str) -> tuple[str, str]:
     async with store.engine.connect() as conn:
         row = (
             await conn.execute(
-                sa.select(a.c.player_id, a.c.name).where(a.c.name_key == name_key(name))
+                sa.select(a.c.player_id, a.c.name).where(
+                    a.c.name_key == name_key(name), a.c.closed_at.is_(None)
+                )
             )
         ).first()
     if row is None:

@@ -79,7 +79,7 @@ async def find_accounts(store: SqlStore, prefix: str, limit: int) -> list[str]:
     a = schema.accounts
     query = (
         sa.select(a.c.name)
-        .where(a.c.name_key.startswith(name_key(prefix), autoescape=True))
+        .where(a.c.name_key.startswith(name_key(prefix), autoescape=True), a.c.closed_at.is_(None))
         .order_by(a.c.name_key)
         .limit(limit)
     )
@@ -297,7 +297,7 @@ async def leaderboard(
     query = (
         sa.select(a.c.name, r.c.mu, r.c.sigma, r.c.games, r.c.wins, r.c.losses, r.c.draws)
         .select_from(r.join(a, a.c.player_id == r.c.player_id))
-        .where(r.c.variant == variant.value)
+        .where(r.c.variant == variant.value, a.c.closed_at.is_(None))
         .order_by(provisional, r.c.mu.desc(), a.c.name_key)
         .limit(limit)
     )
@@ -322,13 +322,16 @@ def bots_json() -> list[JSON]:
 
 
 async def player_json(store: SqlStore, name: str) -> JSON | None:
-    """The player page's data of the account ``name`` (any case); None if there is none."""
+    """The player page's data of the account ``name`` (any case); None if there is none, and
+    only ``{"name", "closed": true}`` for a closed one."""
     a, r, c = schema.accounts, schema.ratings, schema.rating_changes
     t, s = schema.tables, schema.seats
     async with store.engine.connect() as conn:
         account = (await conn.execute(sa.select(a).where(a.c.name_key == name_key(name)))).first()
         if account is None:
             return None
+        if account.closed_at is not None:
+            return {"name": account.name, "closed": True}
         pid = account.player_id
         ratings = (
             await conn.execute(sa.select(r).where(r.c.player_id == pid).order_by(r.c.variant))

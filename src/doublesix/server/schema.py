@@ -112,10 +112,14 @@ accounts = sa.Table(
     sa.Column("silenced_at", sa.Float, nullable=True),
     sa.Column("silenced_until", sa.Float, nullable=True),
     sa.Column("silence_reason", sa.String(200), nullable=True),
+    sa.Column("closed_at", sa.Float, nullable=True),
+    sa.Column("closed_by", sa.String(16), nullable=True),
     sa.UniqueConstraint("name_key", name="uq_accounts_name_key"),
 )
 """``silenced_*``: the operator stopped the account's chat at ``silenced_at`` (none: never),
-until ``silenced_until`` (none: until lifted), for ``silence_reason`` (``moderation``)."""
+until ``silenced_until`` (none: until lifted), for ``silence_reason`` (``moderation``).
+``closed_*``: the account was closed at ``closed_at`` (none: it is open) by its ``player`` or
+the ``operator`` (``Accounts.close``): no login, no page, not ranked; its name stays taken."""
 
 sessions = sa.Table(
     "sessions",

@@ -1,4 +1,4 @@
-"""Accounts and sessions: register, log in and out, change the password.
+"""Accounts and sessions: register, log in and out, change the password, close the account.
 
 The session's secret travels in the ``ds_session`` cookie: HttpOnly,
 SameSite=Lax, and ``Secure`` when the request came over https. Refusals
@@ -27,6 +27,7 @@ STATUS = {
     Refusal.RATE_LIMITED: 429,
     Refusal.LOGGED_IN: 409,
     Refusal.NO_ACCOUNT: 401,
+    Refusal.CLOSED: 403,
 }
 """The HTTP status of each refusal of ``accounts``."""
 
@@ -37,6 +38,10 @@ are answered with their own message)."""
 
 class AccountIn(BaseModel):
     name: str = Field(max_length=LONGEST)
+    password: str = Field(max_length=LONGEST)
+
+
+class CloseIn(BaseModel):
     password: str = Field(max_length=LONGEST)
 
 
@@ -130,3 +135,21 @@ async def change_password(
     except AccountError as e:
         raise refused(e) from None
     return JSONResponse(player_json(who))
+
+
+@router.post("/account/close")
+async def close_account(
+    body: CloseIn, request: Request, srv: ServerDep, who: MaybeGuest
+) -> JSONResponse:
+    """Close the logged-in account (``Accounts.close``): every session ends, this one too."""
+    if who is None or not who.account:
+        raise refused(AccountError(Refusal.NO_ACCOUNT, "log in to close your account"))
+    try:
+        await srv.accounts.close(who, body.password, address=client_address(request))
+    except AccountError as e:
+        raise refused(e) from None
+    response = JSONResponse(player_json(None))
+    response.delete_cookie(
+        SESSION_COOKIE, httponly=True, samesite="lax", secure=request.url.scheme == "https"
+    )
+    return response

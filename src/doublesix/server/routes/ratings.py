@@ -86,6 +86,8 @@ async def player(name: str, srv: ServerDep) -> dict[str, Any]:
     found = await rating_store.player_json(sql_store(srv), name)
     if found is None:
         raise not_found(f"no player {name!r}")
+    if found.get("closed"):
+        raise CommandError("closed", f"the account {found['name']!r} is closed", status=410)
     return found
 
 

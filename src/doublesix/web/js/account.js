@@ -1,5 +1,6 @@
-// Accounts in the lobby's identity box: register, log in, log out, change the password
-// (docs/protocol.md, "Accounts and sessions"). Errors are shown next to their field.
+// Accounts in the lobby's identity box: register, log in, log out, change the password,
+// close the account (docs/protocol.md, "Accounts and sessions"). Errors are shown next to
+// their field.
 import { api, ApiError, post } from './api.js';
 import { clear, toast } from './common.js';
 import { el, tx } from './i18n.js';
@@ -23,6 +24,12 @@ const FORMS = {
     submit: 'account.submit_password',
     fields: [['old', 'account.old_password', 'password', 'current-password'], ['new', 'account.new_password', 'password', 'new-password']],
   },
+  close: {
+    title: 'account.close_title',
+    path: '/api/account/close',
+    submit: 'account.submit_close',
+    fields: [['password', 'account.password', 'password', 'current-password']],
+  },
 };
 
 const HELP = { register: { name: 'account.name_help', password: 'account.password_help' }, password: { new: 'account.password_help' } };
@@ -31,10 +38,10 @@ const HELP = { register: { name: 'account.name_help', password: 'account.passwor
 export function refusalKey(e, form) {
   if (!(e instanceof ApiError)) return null;
   const code = e.body.code;
-  if (code === 'wrong_password' && e.field === 'old') return 'account.err.old_password';
+  if (code === 'wrong_password' && (e.field === 'old' || form === 'close')) return 'account.err.old_password';
   if (form === 'guest' && code === 'name_taken') return 'account.err.guest_name_taken';
   if (form === 'guest' && code === 'name') return 'account.err.guest_name';
-  if (['name', 'name_taken', 'weak_password', 'wrong_password', 'rate_limited', 'logged_in', 'no_account'].includes(code)) {
+  if (['name', 'name_taken', 'weak_password', 'wrong_password', 'rate_limited', 'logged_in', 'no_account', 'closed'].includes(code)) {
     return `account.err.${code}`;
   }
   if (e.field === 'name') return 'account.err.name';
@@ -69,6 +76,7 @@ export function accountLinks(box, who, open, changed) {
         toast('err.server', { message: e.message }, 'error');
       }
     }));
+    links.appendChild(linkButton('account.close', 'account-close', () => open('close')));
   } else {
     links.appendChild(el('span', 'account.or', {}, 'label'));
     links.appendChild(linkButton('account.login', 'account-login', () => open('login')));
@@ -121,6 +129,7 @@ export function accountForm(box, mode, who, done, cancel) {
   general.className = 'error form-error';
   general.id = `account-${mode}-error`;
   if (mode === 'register' && who && !who.account) form.appendChild(el('p', 'account.keeps_games', { name: who.name }, 'account-note'));
+  if (mode === 'close') form.appendChild(el('p', 'account.close_note', {}, 'account-note'));
   const buttons = document.createElement('div');
   buttons.className = 'account-buttons';
   const ok = el('button', spec.submit, {}, 'primary');
@@ -140,6 +149,7 @@ export function accountForm(box, mode, who, done, cancel) {
     try {
       const r = await post(spec.path, body);
       if (mode === 'password') toast('account.password_changed');
+      else if (mode === 'close') toast('account.closed');
       else toast('account.welcome', { name: r.player.name });
       done(r.player);
     } catch (e) {

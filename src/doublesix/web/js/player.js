@@ -152,10 +152,10 @@ async function main() {
   try {
     page = await get(`/api/players/${encodeURIComponent(name)}`);
   } catch (e) {
-    if (!(e instanceof ApiError) || e.status !== 404) throw e;
+    if (!(e instanceof ApiError) || ![404, 410].includes(e.status)) throw e;
     clear(root);
     const card = el('section', null, null, 'card not-found');
-    card.appendChild(el('p', 'rating.no_player', { name }));
+    card.appendChild(el('p', e.status === 410 ? 'rating.closed_player' : 'rating.no_player', { name }));
     root.appendChild(card);
     root.appendChild(findPlayerCard(name));
     return;

@@ -1,0 +1,150 @@
+"""A closed account (``Accounts.close``, ``POST /api/account/close``, ``doublesix account
+close|reopen``), on SQLite and PostgreSQL: its sessions end and it logs in no more, it is no
+longer found, ranked, followed or shown, its name stays taken, and the operator reopens it."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from doublesix.cli import main
+from doublesix.server import schema
+from doublesix.server.account_names import name_key
+
+from .server_helpers import AppFactory, TestClient
+from .test_accounts import CHEAP, PASSWORD, register, rows
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def client(make_app: AppFactory) -> Iterator[TestClient]:
+    with TestClient(make_app(password_hasher=CHEAP)) as c:
+        yield c
+
+
+def log_in(client: TestClient, name: str, password: str = PASSWORD) -> Any:
+    client.cookies.clear()
+    return client.post("/api/session", json={"name": name, "password": password})
+
+
+def rate(client: TestClient, name: str) -> None:
+    """A Draw rating for the account ``name``, as a rated game would leave it."""
+    player_id = next(a.player_id for a in rows(client, schema.accounts) if a.name == name)
+
+    async def insert() -> None:
+        store = client.app.state.server.store  # type: ignore[attr-defined]
+        async with store.writing() as conn:
+            await conn.execute(
+                schema.ratings.insert().values(
+                    player_id=player_id, variant="draw", mu=27.0, sigma=5.0, games=3,
+                    wins=2, losses=1, draws=0, updated_at=1.0,
+                )
+            )  # fmt: skip
+
+    assert client.portal is not None
+    client.portal.call(insert)
+
+
+def ranked(client: TestClient) -> list[str]:
+    return [s["name"] for s in client.get("/api/leaderboard/draw").json()["players"]]
+
+
+def found(client: TestClient, prefix: str) -> list[str]:
+    return [
+        p["name"] for p in client.get("/api/players", params={"prefix": prefix}).json()["players"]
+    ]
+
+
+def test_a_player_closes_their_account(client: TestClient) -> None:
+    register(client, "Boris")
+    client.cookies.clear()
+    register(client, "Anna")
+    for name in ("Anna", "Boris"):
+        rate(client, name)
+    assert client.put("/api/account/following/Boris").status_code == 200
+    other_browser = dict(log_in(client, "Anna").cookies)
+    log_in(client, "Boris")
+    assert client.put("/api/account/following/Anna").status_code == 200
+    log_in(client, "Anna")
+    assert sorted(ranked(client)) == ["Anna", "Boris"] and found(client, "an") == ["Anna"]
+
+    wrong = client.post("/api/account/close", json={"password": "not my password"})
+    assert wrong.status_code == 401 and wrong.json()["field"] == "password"
+    assert client.get("/api/me").json()["player"]["name"] == "Anna"  # nothing changed
+    closed = client.post("/api/account/close", json={"password": PASSWORD})
+    assert closed.status_code == 200 and closed.json() == {"player": None}
+    assert 'ds_session=""' in closed.headers["set-cookie"]
+    client.cookies.clear()
+    for key, value in other_browser.items():
+        client.cookies.set(key, value)
+    assert client.get("/api/me").json() == {"player": None}  # every session ended
+
+    refused = log_in(client, "anna")
+    assert refused.status_code == 403 and refused.json()["code"] == "closed"
+    assert log_in(client, "Anna", "not my password").status_code == 401  # says nothing more
+    gone = client.get("/api/players/Anna")
+    assert gone.status_code == 410 and gone.json()["code"] == "closed"
+    assert ranked(client) == ["Boris"] and found(client, "an") == []
+    assert rows(client, schema.follows) == []  # whom it followed, and who followed it
+    log_in(client, "Boris")
+    assert client.put("/api/account/following/Anna").status_code == 404
+    client.cookies.clear()
+    assert (
+        client.post("/api/accounts", json={"name": "ANNA", "password": PASSWORD}).status_code == 409
+    )
+    assert client.post("/api/guest", json={"name": "Anna"}).status_code == 409  # name kept
+    (anna,) = [a for a in rows(client, schema.accounts) if a.name_key == name_key("Anna")]
+    assert anna.closed_by == "player" and anna.closed_at is not None
+
+    accounts = client.app.state.server.accounts  # type: ignore[attr-defined]
+    assert client.portal is not None
+    assert client.portal.call(accounts.reopen, "anna") == "Anna"  # the operator's, if asked
+    assert log_in(client, "Anna").status_code == 200
+    assert sorted(ranked(client)) == ["Anna", "Boris"] and found(client, "an") == ["Anna"]
+
+
+def test_a_guest_closes_nothing(client: TestClient) -> None:
+    assert client.post("/api/guest", json={"name": "Gina"}).status_code == 200
+    refused = client.post("/api/account/close", json={"password": PASSWORD})
+    assert refused.status_code == 401 and refused.json()["code"] == "no_account"
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)  # reopen on both: above
+def test_the_operator_closes_and_reopens_an_account(
+    client: TestClient,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    register(client, "Anna")
+    rate(client, "Anna")
+    db = f"sqlite:///{tmp_path / 'doublesix.sqlite3'}"  # make_app's site
+
+    def account(*args: str) -> tuple[int, str, str]:
+        monkeypatch.setattr("sys.stdin", io.StringIO(""))
+        code = main(["account", *args, "--db", db])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    assert account("close", "anna") == (
+        0,
+        "Anna is closed: no login, no page, no rank; the name stays taken\n",
+        "",
+    )
+    assert client.get("/api/me").json() == {"player": None}  # a ban ends the sessions too
+    assert log_in(client, "Anna").json()["code"] == "closed"
+    assert ranked(client) == []
+    assert account("close", "Anna")[0] == 0  # again: nothing changes
+    code, out, err = account("reopen", "nobody")
+    assert (code, out) == (1, "") and "no account is named 'nobody'" in err
+    assert account("reopen", "ANNA") == (0, "Anna is open again\n", "")
+    assert log_in(client, "Anna").status_code == 200
+    assert ranked(client) == ["Anna"]
