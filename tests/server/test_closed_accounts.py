@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from doublesix.server.account_names import name_key
 
 from .server_helpers import AppFactory, TestClient
 from .test_accounts import CHEAP, PASSWORD, register, rows
+from .test_lobby_socket import Lobby
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -127,6 +129,8 @@ def test_the_operator_closes_and_reopens_an_account(
     register(client, "Anna")
     rate(client, "Anna")
     db = f"sqlite:///{tmp_path / 'doublesix.sqlite3'}"  # make_app's site
+    stack = ExitStack()
+    lobby = Lobby(client, stack, dict(client.cookies))  # Anna in the lobby when banned
 
     def account(*args: str) -> tuple[int, str, str]:
         monkeypatch.setattr("sys.stdin", io.StringIO(""))
@@ -140,6 +144,10 @@ def test_the_operator_closes_and_reopens_an_account(
         "",
     )
     assert client.get("/api/me").json() == {"player": None}  # a ban ends the sessions too
+    lobby.ws.send_json({"type": "chat", "text": "still here?"})  # her socket is still open
+    refused = lobby.next("error")
+    assert (refused["code"], refused["field"]) == ("chat", "closed")
+    stack.close()
     assert log_in(client, "Anna").json()["code"] == "closed"
     assert ranked(client) == []
     assert account("close", "Anna")[0] == 0  # again: nothing changes

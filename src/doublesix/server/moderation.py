@@ -2,7 +2,8 @@
 (``doublesix account silence``), and keep the chat for accounts (``serve --chat accounts``).
 
 A guest is a name and a cookie, made again in a second; an account is not. So an account is
-silenced one by one, and where guests abuse the chat the operator keeps it for accounts.
+silenced one by one, and where guests abuse the chat the operator keeps it for accounts. A
+closed account (``Accounts``: a ban) says nothing more either, though its sockets are open.
 The check is made where a chat frame comes in — the table's socket and the lobby's — before
 it reaches a table or the lobby, so the tables stay pure: one read by the primary key a
 message (chat is rate-limited).
@@ -35,11 +36,15 @@ class ChatGate:
 
     async def check(self, player_id: str | None) -> None:
         """Refuse (``TableError``, code ``chat``) a message from a silenced account (field
-        ``silenced``), and where the chat is for accounts, from a guest (field ``account``)."""
+        ``silenced``), from a closed one whose sockets are still open (field ``closed``: a ban
+        takes effect at once), and where the chat is for accounts, from a guest (field
+        ``account``)."""
         a = schema.accounts
         row = None
         if player_id is not None:
-            query = sa.select(a.c.silenced_at, a.c.silenced_until).where(a.c.player_id == player_id)
+            query = sa.select(a.c.silenced_at, a.c.silenced_until, a.c.closed_at).where(
+                a.c.player_id == player_id
+            )
             async with self.store.engine.connect() as conn:
                 row = (await conn.execute(query)).first()
         if row is None:
@@ -50,6 +55,8 @@ class ChatGate:
                     field="account",
                 )
             return
+        if row.closed_at is not None:
+            raise TableError(TableRefusal.CHAT, "this account is closed", field="closed")
         if silenced(row.silenced_at, row.silenced_until, self.clock()):
             raise TableError(
                 TableRefusal.CHAT, "the site's operator has stopped your chat", field="silenced"

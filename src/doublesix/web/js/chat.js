@@ -11,7 +11,7 @@ const LOBBY_MUTED = 'ds_lobby_muted'; // the lobby's own list, before there was 
 export const PHRASES = ['good_game', 'well_played', 'your_turn', 'thanks'];
 
 /** A refused message's `field`, where the reason has words of its own (else its message). */
-export const CHAT_REFUSALS = { name: 'chat.need_name', silenced: 'chat.silenced', account: 'chat.accounts_only' };
+export const CHAT_REFUSALS = { name: 'chat.need_name', silenced: 'chat.silenced', account: 'chat.accounts_only', closed: 'account.err.closed' };
 
 function names(key) {
   try {
