@@ -80,6 +80,38 @@ class Listener:
                         self.gone.setdefault(name, now)
 
 
+@dataclass(frozen=True)
+class Mark:
+    """Where the crowd's counts and the server's CPU stood when something began."""
+
+    at: float
+    bytes: int
+    frames: int
+    cpu: float
+
+    @classmethod
+    def now(cls, crowd: list[Listener], pid: int) -> Mark:
+        bytes_, frames = sum(c.bytes for c in crowd), sum(c.frames for c in crowd)
+        return cls(time.perf_counter(), bytes_, frames, cpu_seconds(pid))
+
+    def until(self, crowd: list[Listener], pid: int, last: float) -> dict[str, Any]:
+        """What it cost from this mark on, the last socket told at ``last``."""
+        later = Mark.now(crowd, pid)
+        return {
+            "seconds": last - self.at,
+            "bytes": later.bytes - self.bytes,
+            "frames": later.frames - self.frames,
+            "cpu": later.cpu - self.cpu,
+        }
+
+
+async def all_told(crowd: list[Listener], what: str, name: str) -> float:
+    """When the last socket of the crowd had ``name`` in its ``heard`` (or ``gone``)."""
+    while not all(name in getattr(c, what) for c in crowd):
+        await asyncio.sleep(0.01)
+    return max(getattr(c, what)[name] for c in crowd)
+
+
 async def arrive(base: str, port: int, name: str) -> tuple[Listener, asyncio.Task[None]]:
     async with httpx.AsyncClient(base_url=base) as http:
         r = await http.post("/api/guest", json={"name": name})
@@ -141,47 +173,19 @@ async def measure(players: int, arrivals: int, source: str | None) -> list[dict[
             rows = []
             for k in range(arrivals):
                 name = f"New{k:02d}"
-                before_bytes = sum(c.bytes for c in crowd)
-                before_frames = sum(c.frames for c in crowd)
-                cpu = cpu_seconds(server.pid)
-                opened = time.perf_counter()
+                start = Mark.now(crowd, server.pid)
                 newcomer, task = await arrive(base, port, name)
                 tasks.append(task)
-                while not all(name in c.heard for c in crowd):
-                    await asyncio.sleep(0.01)
-                last = max(c.heard[name] for c in crowd)
+                last = await all_told(crowd, "heard", name)
                 await quiet(crowd, 0.5)
-                rows.append(
-                    {
-                        "source": source,
-                        "players": players,
-                        "event": "arrival",
-                        "seconds": last - opened,
-                        "bytes": sum(c.bytes for c in crowd) - before_bytes,
-                        "frames": sum(c.frames for c in crowd) - before_frames,
-                        "cpu": cpu_seconds(server.pid) - cpu,
-                    }
-                )
-                before_bytes = sum(c.bytes for c in crowd)
-                before_frames = sum(c.frames for c in crowd)
-                cpu = cpu_seconds(server.pid)
-                closed = time.perf_counter()
+                rows.append(start.until(crowd, server.pid, last) | {"event": "arrival"})
+                start = Mark.now(crowd, server.pid)
                 await newcomer.ws.close()
-                while not all(name in c.gone for c in crowd):
-                    await asyncio.sleep(0.01)
-                last = max(c.gone[name] for c in crowd)
+                last = await all_told(crowd, "gone", name)
                 await quiet(crowd, 0.5)
-                rows.append(
-                    {
-                        "source": source,
-                        "players": players,
-                        "event": "departure",
-                        "seconds": last - closed,
-                        "bytes": sum(c.bytes for c in crowd) - before_bytes,
-                        "frames": sum(c.frames for c in crowd) - before_frames,
-                        "cpu": cpu_seconds(server.pid) - cpu,
-                    }
-                )
+                rows.append(start.until(crowd, server.pid, last) | {"event": "departure"})
+            for row in rows:
+                row |= {"source": source, "players": players}
             for c in crowd:
                 await c.ws.close()
             return rows

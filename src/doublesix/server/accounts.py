@@ -225,15 +225,7 @@ class Accounts:
         """Replace the password of ``player``'s account and end its other sessions
         (every one but the session of the secret ``keep``). A wrong ``old`` counts as a
         failed login."""
-        await self.logins.check(player.name, address)
-        a = schema.accounts
-        async with self.store.engine.connect() as conn:
-            hashed = await conn.scalar(sa.select(a.c.password).where(a.c.player_id == player.id))
-        if hashed is None:
-            raise AccountError(Refusal.NO_ACCOUNT, "log in first")
-        if not await self._check(player.id, hashed, old):
-            await self.logins.failed(player.name, address)
-            raise AccountError(Refusal.WRONG_PASSWORD, "that is not your password", "old")
+        await self._confirm(player, old, "old", address)
         check_password(new, player.name, "new")
         await self._replace(player.id, await self._hash(new), keep)
 
@@ -248,6 +240,12 @@ class Accounts:
     async def close(self, player: Guest, password: str, *, address: str) -> None:
         """The player closes their own account (see the module), with its password; a wrong
         one counts as a failed login."""
+        await self._confirm(player, password, "password", address)
+        await self._close(player.id, Closer.PLAYER)
+
+    async def _confirm(self, player: Guest, password: str, field: str, address: str) -> None:
+        """Refuse unless ``password`` (the request's ``field``) is the account's: a logged-in
+        player's own word before a change; a wrong one counts as a failed login."""
         await self.logins.check(player.name, address)
         a = schema.accounts
         async with self.store.engine.connect() as conn:
@@ -256,8 +254,7 @@ class Accounts:
             raise AccountError(Refusal.NO_ACCOUNT, "log in first")
         if not await self._check(player.id, hashed, password):
             await self.logins.failed(player.name, address)
-            raise AccountError(Refusal.WRONG_PASSWORD, "that is not your password", "password")
-        await self._close(player.id, Closer.PLAYER)
+            raise AccountError(Refusal.WRONG_PASSWORD, "that is not your password", field)
 
     async def _named(self, name: str) -> tuple[str, str, float | None]:
         """The player id, name as registered and ``closed_at`` of the account ``name``."""
