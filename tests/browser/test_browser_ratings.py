@@ -203,3 +203,30 @@ def test_the_pages_fit_a_phone(browser: Any, rated_site: str) -> None:
             check_page(page, "fr")
     finally:
         phone.close()
+
+
+def test_a_players_older_games_come_on_asking(context: Any, rated_site: str) -> None:
+    """The page shows the first games the server sends and, while it says there are more,
+    "Older games" reads the next ones from the real API (here the first answer is cut to
+    one game, as if the player had more than a page of them)."""
+    _rated(rated_site, "Anna")
+    page = context.new_page()
+
+    def first_page_of_one(route: Any) -> None:
+        answer = route.fetch()
+        data = answer.json()
+        data["games"], data["more_games"] = data["games"][:1], True
+        route.fulfill(response=answer, json=data)
+
+    page.route("**/api/players/Anna", first_page_of_one)
+    page.goto("/player/Anna")
+    rows = page.locator("#games tbody tr")
+    rows.first.wait_for()
+    assert rows.count() == 1
+    page.click("#older-games")
+    page.wait_for_function("() => document.querySelectorAll('#games tbody tr').length === 3")
+    assert page.locator("#older-games").count() == 0  # the API said there are no more
+    links = [
+        a.get_attribute("href") for a in page.locator("#games tbody tr a[href^='/game/']").all()
+    ]
+    assert len(set(links)) == 3

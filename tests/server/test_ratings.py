@@ -15,7 +15,7 @@ from openskill.models import PlackettLuceRating
 from starlette.testclient import TestClient
 
 from doublesix.ratings import BOT_RATINGS, Family
-from doublesix.server import create_app, schema
+from doublesix.server import create_app, rating_store, schema
 from doublesix.server.app import WEB
 from doublesix.server.rating_store import rate_table, rate_unrated, shown_ratings
 from doublesix.server.settings import Settings
@@ -330,3 +330,57 @@ def test_finding_players_by_the_start_of_their_names(client: TestClient) -> None
         refused = client.get("/api/players", params={"prefix": bad})
         assert refused.status_code == 422 and refused.json()["field"] == "prefix", bad
     assert client.get("/api/players").json()["field"] == "prefix"
+
+
+@BOTH
+def test_a_players_games_come_a_page_at_a_time(client: TestClient, monkeypatch: Any) -> None:
+    monkeypatch.setattr(rating_store, "RECENT_GAMES", 2)
+    account(client, "Boris")
+    boris = dict(client.cookies)
+    account(client, "Anna")
+    anna = dict(client.cookies)
+    tables = []
+    for seed in range(5):  # one-round games, unrated: every finished game is listed
+        seats = [{"kind": "human"}, {"kind": "open"}]
+        body = {"preset": "draw", "seats": seats, "options": {"target": "round"}}
+        client.cookies.clear()
+        client.cookies.update(anna)
+        table = client.post("/api/tables", json=body).json()
+        client.cookies.clear()
+        client.cookies.update(boris)
+        joined = client.post(f"/api/tables/{table['id']}/join", json={}).json()
+        with ExitStack() as stack:
+            sockets = [
+                Socket(client, stack, table["id"], token)
+                for token in (table["token"], joined["token"])
+            ]
+            play_out(sockets, [], random.Random(seed))
+        tables.append(table["id"])
+    page = client.get("/api/players/Anna").json()
+    assert page["counts"]["games"] == 5  # counted over every game, shown a page at a time
+    shown, more = page["games"], page["more_games"]
+    assert len(shown) == 2 and more
+    while more:
+        last = shown[-1]
+        answer = client.get(
+            "/api/players/anna/games",
+            params={"before_at": repr(last["at"]), "before_table": last["table"]},
+        )
+        assert answer.status_code == 200, answer.text
+        assert 0 < len(answer.json()["games"]) <= 2
+        shown, more = shown + answer.json()["games"], answer.json()["more"]
+    assert sorted(g["table"] for g in shown) == sorted(tables)  # each once
+    assert [g["at"] for g in shown] == sorted((g["at"] for g in shown), reverse=True)
+    assert client.get("/api/players/Anna/games").json()["games"][0]["table"] == tables[-1]
+
+    for params, field in [
+        ({"before_at": "1"}, "before_table"),
+        ({"before_table": tables[0]}, "before_at"),
+        ({"before_at": "soon", "before_table": tables[0]}, "before_at"),
+        ({"before_at": "nan", "before_table": tables[0]}, "before_at"),
+        ({"before_at": "1e999", "before_table": tables[0]}, "before_at"),
+        ({"before_at": "1", "before_table": "x" * 33}, "before_table"),
+    ]:
+        refused = client.get("/api/players/Anna/games", params=params)
+        assert refused.status_code == 422 and refused.json()["field"] == field, params
+    assert client.get("/api/players/nobody/games").status_code == 404

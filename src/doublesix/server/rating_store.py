@@ -343,66 +343,17 @@ async def player_json(store: SqlStore, name: str) -> JSON | None:
         ).all()
         played = (
             await conn.execute(
-                sa.select(
-                    t.c.id,
-                    t.c.preset,
-                    t.c.ruleset,
-                    t.c.rated,
-                    t.c.result,
-                    t.c.updated_at,
-                    s.c.seat,
-                )
+                sa.select(t.c.ruleset, t.c.result, s.c.seat)
                 .select_from(s.join(t, t.c.id == s.c.table_id))
-                .where(
-                    s.c.player_id == pid,
-                    s.c.kind == SeatKind.HUMAN.value,
-                    t.c.status == TableStatus.FINISHED.value,
-                )
-                .order_by(t.c.updated_at.desc(), t.c.id)
+                .where(*_finished_by(pid))
             )
         ).all()
-        recent = [row.id for row in played[:RECENT_GAMES]]
-        seat_rows = (
-            (
-                await conn.execute(
-                    sa.select(s.c.table_id, s.c.seat, s.c.name, s.c.kind, s.c.bot)
-                    .where(s.c.table_id.in_(recent))
-                    .order_by(s.c.table_id, s.c.seat)
-                )
-            ).all()
-            if recent
-            else []
-        )
-    names: dict[str, list[JSON]] = {}
-    for seat in seat_rows:
-        names.setdefault(seat.table_id, []).append(
-            {"seat": seat.seat, "name": seat.name, "bot": seat.bot}
-        )
-    change_of = {change.table_id: change for change in changes}
+        games, more = await _games(conn, pid, None, RECENT_GAMES)
     counts = {o: 0 for o in Outcome}
-    games: list[JSON] = []
     for row in played:
-        outcome, family = _outcome(row.ruleset, row.result, row.seat)
-        if outcome is None:
-            continue
-        counts[outcome] += 1
-        if len(games) >= RECENT_GAMES or row.id not in names:
-            continue
-        change = change_of.get(row.id)
-        games.append(
-            {
-                "table": row.id,
-                "preset": row.preset,
-                "variant": None if family is None else family.value,
-                "rated": bool(row.rated),
-                "seat": row.seat,
-                "players": names[row.id],
-                "outcome": outcome.value,
-                "scores": (row.result or {}).get("scores", []),
-                "at": row.updated_at,
-                "rating_change": None if change is None else round(change.mu - change.mu_before),
-            }
-        )
+        outcome, _ = _outcome(row.ruleset, row.result, row.seat)
+        if outcome is not None:
+            counts[outcome] += 1
     history: dict[str, list[JSON]] = {}
     for step in changes:  # newest first
         points = history.setdefault(step.variant, [])
@@ -430,6 +381,7 @@ async def player_json(store: SqlStore, name: str) -> JSON | None:
         ],
         "history": {variant: points[::-1] for variant, points in history.items()},
         "games": games,
+        "more_games": more,
         "counts": {
             "games": sum(counts.values()),
             "wins": counts[Outcome.WIN],
@@ -437,6 +389,96 @@ async def player_json(store: SqlStore, name: str) -> JSON | None:
             "draws": counts[Outcome.DRAW],
         },
     }
+
+
+def _finished_by(player_id: str) -> tuple[sa.ColumnElement[bool], ...]:
+    """The finished games where ``player_id`` sat (tables joined to seats)."""
+    t, s = schema.tables, schema.seats
+    return (
+        s.c.player_id == player_id,
+        s.c.kind == SeatKind.HUMAN.value,
+        t.c.status == TableStatus.FINISHED.value,
+    )
+
+
+async def _games(
+    conn: AsyncConnection, pid: str, before: tuple[float, str] | None, limit: int
+) -> tuple[list[JSON], bool]:
+    """The finished games of ``pid``, newest first, after the game ``before`` (its ``at`` and
+    table id: the last one a page showed) if given; at most ``limit``, and whether there are
+    more."""
+    t, s, c = schema.tables, schema.seats, schema.rating_changes
+    query = (
+        sa.select(t.c.id, t.c.preset, t.c.ruleset, t.c.rated, t.c.result, t.c.updated_at, s.c.seat)
+        .select_from(s.join(t, t.c.id == s.c.table_id))
+        .where(*_finished_by(pid))
+        .order_by(t.c.updated_at.desc(), t.c.id)
+        .limit(limit + 1)
+    )
+    if before is not None:
+        at, table = before
+        query = query.where(
+            sa.or_(t.c.updated_at < at, sa.and_(t.c.updated_at == at, t.c.id > table))
+        )
+    rows = (await conn.execute(query)).all()
+    more, rows = len(rows) > limit, rows[:limit]
+    ids = [row.id for row in rows]
+    if not ids:
+        return [], more
+    seats = await conn.execute(
+        sa.select(s.c.table_id, s.c.seat, s.c.name, s.c.bot)
+        .where(s.c.table_id.in_(ids))
+        .order_by(s.c.table_id, s.c.seat)
+    )
+    names: dict[str, list[JSON]] = {}
+    for seat in seats:
+        names.setdefault(seat.table_id, []).append(
+            {"seat": seat.seat, "name": seat.name, "bot": seat.bot}
+        )
+    changes = await conn.execute(
+        sa.select(c.c.table_id, c.c.mu, c.c.mu_before).where(
+            c.c.player_id == pid, c.c.table_id.in_(ids)
+        )
+    )
+    change_of = {row.table_id: round(row.mu - row.mu_before) for row in changes}
+    games: list[JSON] = []
+    for row in rows:
+        outcome, family = _outcome(row.ruleset, row.result, row.seat)
+        if outcome is None:
+            continue
+        games.append(
+            {
+                "table": row.id,
+                "preset": row.preset,
+                "variant": None if family is None else family.value,
+                "rated": bool(row.rated),
+                "seat": row.seat,
+                "players": names.get(row.id, []),
+                "outcome": outcome.value,
+                "scores": (row.result or {}).get("scores", []),
+                "at": row.updated_at,
+                "rating_change": change_of.get(row.id),
+            }
+        )
+    return games, more
+
+
+async def player_games(store: SqlStore, name: str, before: tuple[float, str] | None) -> JSON | None:
+    """``{"games", "more"}``: a page of the finished games of the open account ``name``,
+    after the game ``before`` (the last one shown); None if there is no such account."""
+    a = schema.accounts
+    async with store.engine.connect() as conn:
+        pid = (
+            await conn.execute(
+                sa.select(a.c.player_id).where(
+                    a.c.name_key == name_key(name), a.c.closed_at.is_(None)
+                )
+            )
+        ).scalar()
+        if pid is None:
+            return None
+        games, more = await _games(conn, pid, before, RECENT_GAMES)
+    return {"games": games, "more": more}
 
 
 def _outcome(

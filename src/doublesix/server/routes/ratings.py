@@ -7,6 +7,7 @@ reads the same API), so a browser shows a page, never raw JSON.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,8 @@ async def leaderboard(variant: str, srv: ServerDep) -> dict[str, Any]:
 
 FOUND = 10
 """Names a search answers at most: a search box shows them under the field."""
+TABLE_ID_MAX = 32
+"""Characters of a table's id (``tables.id``)."""
 
 
 @router.get("/players")
@@ -88,6 +91,42 @@ async def player(name: str, srv: ServerDep) -> dict[str, Any]:
         raise not_found(f"no player {name!r}")
     if found.get("closed"):
         raise CommandError("closed", f"the account {found['name']!r} is closed", status=410)
+    return found
+
+
+def _bad_cursor(field: str, message: str) -> CommandError:
+    return CommandError("cursor", f"{field}: {message}", field=field, status=422)
+
+
+def _cursor(at: str | None, table: str | None) -> tuple[float, str] | None:
+    """The game a page of games goes on after (``before_at``, ``before_table``: the last game
+    shown, both or neither); CommandError 422 naming the field otherwise."""
+    if at is None and table is None:
+        return None
+    if at is None:
+        raise _bad_cursor("before_at", "give both before_at and before_table")
+    if table is None:
+        raise _bad_cursor("before_table", "give both before_at and before_table")
+    try:
+        when = float(at)
+    except ValueError:
+        when = math.nan
+    if not math.isfinite(when):
+        raise _bad_cursor("before_at", "a game's time, in seconds")
+    if len(table) > TABLE_ID_MAX:
+        raise _bad_cursor("before_table", f"at most {TABLE_ID_MAX} characters")
+    return when, table
+
+
+@router.get("/players/{name}/games")
+async def player_games(
+    name: str, srv: ServerDep, before_at: str | None = None, before_table: str | None = None
+) -> dict[str, Any]:
+    """The next page of the player's finished games, after the last one shown (the player
+    page shows the first with the rest of its data)."""
+    found = await rating_store.player_games(sql_store(srv), name, _cursor(before_at, before_table))
+    if found is None:
+        raise not_found(f"no player {name!r}")
     return found
 
 

@@ -130,19 +130,42 @@ function render(root, page, you) {
   const games = document.createElement('section');
   games.className = 'card';
   games.id = 'games';
-  games.appendChild(el('h2', 'rating.recent'));
-  if (!page.games.length) games.appendChild(el('p', 'rating.no_games', {}, 'muted'));
+  root.appendChild(games);
+  drawGames(games, page.name, page.games, page.more_games);
+}
+
+/** The games card: the games read so far, and "Older games" while there are more. */
+function drawGames(box, player, games, more) {
+  clear(box);
+  box.appendChild(el('h2', 'rating.recent'));
+  if (!games.length) box.appendChild(el('p', 'rating.no_games', {}, 'muted'));
   else {
-    games.appendChild(dataTable(
+    box.appendChild(dataTable(
       [['rating.when'], ['rating.game'], ['rating.players'], ['rating.result'], ['rating.change', true]],
-      page.games.map((g) => {
+      games.map((g) => {
         const open = el('a', `preset.${g.preset}`);
         open.href = `/game/${encodeURIComponent(g.table)}`;
         return [lit('span', date(g.at)), open, players(g.players),
           el('span', `rating.outcome.${g.outcome}`, {}, `outcome ${g.outcome}`), change(g)];
       }), 'games-list'));
   }
-  root.appendChild(games);
+  if (!more) return;
+  const older = el('button', 'rating.older_games', {}, 'small older-games');
+  older.type = 'button';
+  older.id = 'older-games';
+  older.addEventListener('click', async () => {
+    const last = games[games.length - 1];
+    const query = new URLSearchParams({ before_at: String(last.at), before_table: last.table });
+    older.disabled = true;
+    try {
+      const next = await get(`/api/players/${encodeURIComponent(player)}/games?${query}`);
+      drawGames(box, player, [...games, ...next.games], next.more);
+    } catch (e) {
+      older.disabled = false;
+      toast('err.server', { message: String(e.message || e) }, 'error');
+    }
+  });
+  box.appendChild(older);
 }
 
 async function main() {
