@@ -36,6 +36,8 @@ def test_a_players_page_says_where_they_are_and_challenges_them(new_context: Any
     presence = anna.locator(PRESENCE.format("free"))
     presence.wait_for()
     assert "Online now" in presence.inner_text()
+    month = anna.evaluate("new Date().toLocaleDateString('en', {year: 'numeric', month: 'long'})")
+    assert anna.inner_text(".player-since") == f"Playing here since {month}"
     anna.click("#presence .challenge-link")
     anna.wait_for_url("**/?challenge=*")
     anna.fill("#guest-name", a_name)  # the lobby asks for a name first, then for the game

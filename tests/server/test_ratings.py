@@ -243,7 +243,7 @@ def test_leaderboard_and_player_page(client: TestClient) -> None:
     assert missing.status_code == 404 and "chess" in missing.json()["error"]
 
     page = client.get("/api/players/anna").json()  # any case
-    assert page["name"] == "Anna"
+    assert page["name"] == "Anna" and page["since"] == 1.0  # account()'s row was made then
     [rating] = page["ratings"]
     assert rating["variant"] == "draw" and rating["games"] == 1 and rating["provisional"]
     [point] = page["history"]["draw"]

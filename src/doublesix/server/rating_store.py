@@ -369,6 +369,7 @@ async def player_json(store: SqlStore, name: str) -> JSON | None:
             )
     return {
         "name": account.name,
+        "since": account.created_at,
         "ratings": [
             {
                 "variant": row.variant,

@@ -79,6 +79,8 @@ function render(root, page, you) {
   head.appendChild(lit('h1', page.name, 'player-name'));
   if (you && you.account && you.name !== page.name) head.appendChild(followButton(page.name));
   root.appendChild(head);
+  const since = new Date(page.since * 1000).toLocaleDateString(currentLanguage(), { year: 'numeric', month: 'long' });
+  root.appendChild(el('p', 'player.since', { date: since }, 'muted player-since'));
   root.appendChild(presenceLine(page.name, you && you.name));
   const counts = document.createElement('section');
   counts.className = 'card stats';
