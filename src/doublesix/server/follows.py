@@ -26,7 +26,8 @@ def _unknown(name: str) -> CommandError:
 
 
 async def _account(store: SqlStore, name: str) -> tuple[str, str]:
-    """The player id and name (as its owner spells it) of the account ``name``."""
+    """The player id and name (as its owner spells it) of the open account ``name`` (a closed
+    one is followed by no one)."""
     a = schema.accounts
     async with store.engine.connect() as conn:
         row = (
