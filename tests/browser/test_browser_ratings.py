@@ -71,8 +71,8 @@ def rated_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             with sqlite3.connect(db) as conn:
                 conn.execute(
                     "INSERT INTO accounts (player_id, name, name_key, password, created_at,"
-                    " updated_at) VALUES (?, ?, ?, 'not-a-hash', 1.0, 1.0)",
-                    (me, name, name_key(name)),
+                    " updated_at) VALUES (?, ?, ?, 'not-a-hash', ?, ?)",
+                    (me, name, name_key(name), time.time(), time.time()),
                 )
             for _ in range(games):
                 _play(http, port)
