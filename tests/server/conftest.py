@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from argon2 import PasswordHasher
 from fastapi import FastAPI
 
 from doublesix.server import create_app
@@ -74,4 +75,15 @@ def make_app(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Ap
 @pytest.fixture
 def client(make_app: AppFactory) -> Iterator[TestClient]:
     with TestClient(make_app()) as c:
+        yield c
+
+
+CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+"""Argon2 fast enough for tests (the server's default takes a good part of a second here)."""
+
+
+@pytest.fixture
+def accounts_client(make_app: AppFactory) -> Iterator[TestClient]:
+    """An app whose passwords hash fast (``CHEAP``): for tests that register and log in."""
+    with TestClient(make_app(password_hasher=CHEAP)) as c:
         yield c

@@ -8,7 +8,6 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
 
@@ -28,10 +27,9 @@ from doublesix.server.account_names import (
 from doublesix.server.accounts import session_key
 from doublesix.server.logins import LoginLimits
 
+from .conftest import CHEAP
 from .server_helpers import AppFactory, Socket, TestClient, guest, join, play_out
 
-CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
-"""Argon2 fast enough for tests (the server's default takes a good part of a second here)."""
 PASSWORD = "correct horse"
 
 
@@ -41,9 +39,8 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def client(make_app: AppFactory) -> Iterator[TestClient]:
-    with TestClient(make_app(password_hasher=CHEAP)) as c:
-        yield c
+def client(accounts_client: TestClient) -> TestClient:
+    return accounts_client
 
 
 def register(client: TestClient, name: str, password: str = PASSWORD) -> dict[str, Any]:

@@ -5,7 +5,6 @@ longer found, ranked, followed or shown, its name stays taken, and the operator 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -16,20 +15,16 @@ from doublesix.cli import main
 from doublesix.server import schema
 from doublesix.server.account_names import name_key
 
-from .server_helpers import AppFactory, TestClient
-from .test_accounts import CHEAP, PASSWORD, register, rows
+from .server_helpers import TestClient
+from .test_accounts import PASSWORD, register, rows
 from .test_lobby_socket import Lobby
 
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def backend(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
+BOTH = pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 
 
 @pytest.fixture
-def client(make_app: AppFactory) -> Iterator[TestClient]:
-    with TestClient(make_app(password_hasher=CHEAP)) as c:
-        yield c
+def client(accounts_client: TestClient) -> TestClient:
+    return accounts_client
 
 
 def log_in(client: TestClient, name: str, password: str = PASSWORD) -> Any:
@@ -65,6 +60,7 @@ def found(client: TestClient, prefix: str) -> list[str]:
     ]
 
 
+@BOTH
 def test_a_player_closes_their_account(client: TestClient) -> None:
     register(client, "Boris")
     client.cookies.clear()
@@ -113,14 +109,14 @@ def test_a_player_closes_their_account(client: TestClient) -> None:
     assert sorted(ranked(client)) == ["Anna", "Boris"] and found(client, "an") == ["Anna"]
 
 
+@BOTH
 def test_a_guest_closes_nothing(client: TestClient) -> None:
     assert client.post("/api/guest", json={"name": "Gina"}).status_code == 200
     refused = client.post("/api/account/close", json={"password": PASSWORD})
     assert refused.status_code == 401 and refused.json()["code"] == "no_account"
 
 
-@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)  # reopen on both: above
-def test_the_operator_closes_and_reopens_an_account(
+def test_the_operator_closes_and_reopens_an_account(  # on SQLite; reopen on both: above
     client: TestClient,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,

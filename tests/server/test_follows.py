@@ -4,26 +4,21 @@ only, and what it refuses leaves the list as it was."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from doublesix.server import follows, schema
 
-from .server_helpers import AppFactory, TestClient, guest
-from .test_accounts import CHEAP, PASSWORD, register, rows
+from .server_helpers import TestClient, guest
+from .test_accounts import PASSWORD, register, rows
 
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def backend(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
+BOTH = pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 
 
 @pytest.fixture
-def client(make_app: AppFactory) -> Iterator[TestClient]:
-    with TestClient(make_app(password_hasher=CHEAP)) as c:
-        yield c
+def client(accounts_client: TestClient) -> TestClient:
+    return accounts_client
 
 
 def log_in(client: TestClient, name: str) -> None:
@@ -37,6 +32,7 @@ def names(answer: Any) -> list[str]:
     return [f["name"] for f in answer.json()["following"]]
 
 
+@BOTH
 def test_an_account_follows_and_unfollows_by_name(client: TestClient) -> None:
     for name in ("Boris", "carla", "Anna"):
         client.cookies.clear()
@@ -59,6 +55,7 @@ def test_an_account_follows_and_unfollows_by_name(client: TestClient) -> None:
     assert names(client.delete("/api/account/following/Boris")) == ["carla"]  # not followed
 
 
+@BOTH
 def test_what_following_refuses(client: TestClient) -> None:
     register(client, "Anna")
     client.put("/api/account/following/Anna")
@@ -82,6 +79,7 @@ def test_what_following_refuses(client: TestClient) -> None:
         assert refused.status_code == 401 and refused.json()["code"] == "no_account", method
 
 
+@BOTH
 def test_an_account_follows_at_most_so_many(client: TestClient, monkeypatch: Any) -> None:
     monkeypatch.setattr(follows, "AT_MOST", 2)
     for name in ("Boris", "Carla", "Dora", "Anna"):
