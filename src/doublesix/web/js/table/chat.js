@@ -9,7 +9,7 @@ import { clear, toast } from '../common.js';
 import { el, tattr, tx } from '../i18n.js';
 import { play } from './attention.js';
 import { send } from './connection.js';
-import { $, mySeat, state } from './state.js';
+import { $, mySeat } from './state.js';
 
 const SPECTATORS = 'ds_chat_spectators'; // '0': this browser's players hide the spectators' channel
 const LENGTH = 300;
