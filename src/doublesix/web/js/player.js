@@ -72,7 +72,7 @@ function change(game) {
   return lit('span', d > 0 ? `+${d}` : d < 0 ? `−${-d}` : '±0', d > 0 ? 'up' : d < 0 ? 'down' : '');
 }
 
-function render(root, page, you) {
+function render(root, page, you, online) {
   clear(root);
   const head = document.createElement('div');
   head.className = 'player-head';
@@ -81,7 +81,7 @@ function render(root, page, you) {
   root.appendChild(head);
   const since = new Date(page.since * 1000).toLocaleDateString(currentLanguage(), { year: 'numeric', month: 'long' });
   root.appendChild(el('p', 'player.since', { date: since }, 'muted player-since'));
-  root.appendChild(presenceLine(page.name, you && you.name));
+  root.appendChild(presenceLine(page.name, you && you.name, online));
   const counts = document.createElement('section');
   counts.className = 'card stats';
   counts.id = 'counts';
@@ -185,12 +185,14 @@ async function main() {
     root.appendChild(findPlayerCard(name));
     return;
   }
-  const you = await me().catch(() => null);
+  const [you, online] = await Promise.all([
+    me().catch(() => null),
+    get('/api/online').then((r) => r.players, () => null),
+  ]);
   await loadFollowing(you);
-  render(root, page, you);
+  render(root, page, you, online);
   if (you && you.account && you.name === page.name) {
-    const online = await get('/api/online').then((r) => r.players, () => []);
-    root.insertBefore(followingCard(online), document.getElementById('games'));
+    root.insertBefore(followingCard(online || []), document.getElementById('games'));
   }
 }
 

@@ -1,6 +1,7 @@
 // Whether a player's page's account is on the site now: free (with a way to challenge them
 // from the lobby), at a table (with a way to watch it) or not online. Read from the lobby's
-// list of who is online (GET /api/online) when the page opens and again while it is in view.
+// list of who is online (GET /api/online), which the page reads when it opens, and again
+// every 30 s while it is in view.
 import { get } from './api.js';
 import { clear } from './common.js';
 import { el, lit } from './i18n.js';
@@ -30,8 +31,9 @@ function draw(box, name, online, you) {
 }
 
 /** A line that says where `name` (an account's name as the site spells it) is now;
- * `you`: the reader's name, or null. */
-export function presenceLine(name, you) {
+ * `you`: the reader's name, or null; `online`: who is online as the page read it on
+ * opening (null: unread), read again from then on. */
+export function presenceLine(name, you, online) {
   const box = document.createElement('p');
   box.id = 'presence';
   box.className = 'presence';
@@ -42,7 +44,8 @@ export function presenceLine(name, you) {
       clear(box); // unknown is said by saying nothing
     }
   };
-  read();
+  if (online) draw(box, name, online, you);
+  else read();
   setInterval(() => {
     if (!document.hidden) read();
   }, EVERY);
