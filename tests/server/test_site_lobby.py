@@ -121,6 +121,42 @@ def test_a_challenge_ends_when_its_challengers_process_dies(site: Site) -> None:
     b.until_online({"Ben"})
 
 
+def test_seekers_on_two_processes_share_one_pool(site: Site) -> None:
+    """Four seekers of Kozel, two on each process, sit at one table made by whichever
+    process saw the fourth; a seeker whose process dies leaves the pool."""
+    one, two = site.start(), site.start()
+    clients = [guest(p, n) for p, n in ((one, "Anna"), (two, "Ben"), (one, "Cleo"), (two, "Dan"))]
+    sockets = [LobbySocket(p, c) for p, c in zip((one, two, one, two), clients, strict=True)]
+    sockets[1].until_online({"Anna", "Ben", "Cleo", "Dan"})
+    for n, client in enumerate(clients[:3], 1):
+        assert client.post("/api/seeks", json={"preset": "kozel"}).json()["table"] is None
+        count = sockets[1].next("pool")["pool"]
+        while count != [{"preset": "kozel", "players": 4, "rated": False, "seeking": n}]:
+            count = sockets[1].next("pool")["pool"]
+    table_id = clients[3].post("/api/seeks", json={"preset": "kozel"}).json()["table"]
+    assert table_id
+    for socket in sockets:
+        told = socket.next("seek")
+        while told["table"] is None:
+            told = socket.next("seek")
+        assert told == {"type": "seek", "seek": None, "table": table_id}
+    table = clients[0].get(f"/api/tables/{table_id}").json()
+    assert sorted(s["name"] for s in table["seats"]) == ["Anna", "Ben", "Cleo", "Dan"]
+    assert table["status"] == "playing"
+
+    eve = guest(one, "Eve")
+    e = LobbySocket(one, eve)
+    assert eve.post("/api/seeks", json={"preset": "draw", "players": 2}).status_code == 201
+    assert e.next("seek")["seek"]["players"] == 2
+    while sockets[1].next("pool")["pool"] != [
+        {"preset": "draw", "players": 2, "rated": False, "seeking": 1}
+    ]:
+        pass
+    one.kill()
+    while sockets[1].next("pool")["pool"] != []:
+        pass
+
+
 def test_failed_logins_on_one_process_count_on_the_other(site: Site) -> None:
     one, two = site.start(), site.start()
     # the counts outlive the test in Redis; the last letter keeps the hex from ending in "b07",

@@ -54,6 +54,7 @@ from doublesix.server.routes import (
     players,
     ratings,
     records,
+    seeks,
     tables,
 )
 from doublesix.server.settings import Limits, Settings
@@ -205,6 +206,7 @@ def create_app(
         records,
         ratings,
         challenges,
+        seeks,
         health,
     ):
         app.include_router(area.router)

@@ -20,10 +20,10 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field
 
 from doublesix.server.errors import CommandError
-from doublesix.server.lobby import MAX_TIMER, SeatIn, TableIn, new_table, new_token
+from doublesix.server.lobby import MAX_TIMER, SeatIn, TableIn, new_table, seated_table
 from doublesix.server.presence import OnlinePlayer
 from doublesix.server.store import Guest
-from doublesix.table.model import JSON, Seat, SeatKind, Table
+from doublesix.table.model import JSON, Table
 
 SECONDS = 60.0
 """A challenge expires this long after it was made."""
@@ -246,10 +246,8 @@ def table_of(challenge: Challenge, now: float, seed: int) -> Table:
     starts at once."""
     body = ChallengeIn(to=[i.name for i in challenge.invited], **challenge.settings)
     creator = Guest(challenge.player, challenge.name, challenge.created_at)
-    table = new_table(table_request(body, len(challenge.invited)), creator, now, seed)
-    for n, player in enumerate(challenge.invited, 1):
-        table.seats[n] = Seat(n, SeatKind.HUMAN, None, player.id, player.name, new_token())
-    return table
+    others = [(i.id, i.name) for i in challenge.invited]
+    return seated_table(table_request(body, len(challenge.invited)), creator, others, now, seed)
 
 
 @dataclass

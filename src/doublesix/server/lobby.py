@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
+from collections.abc import Sequence
 from dataclasses import replace
 from enum import StrEnum
 from typing import Any, Literal
@@ -153,6 +154,17 @@ def new_table(body: TableIn, creator: Guest, now: float, seed: int) -> Table:
         updated_at=now,
         scores=[0] * ruleset.sides,
     )
+
+
+def seated_table(
+    body: TableIn, creator: Guest, others: Sequence[tuple[str, str]], now: float, seed: int
+) -> Table:
+    """The table ``body`` asks for with ``creator`` at seat 0 and ``others`` (ids and names) in
+    the seats after it, held for them (``body``'s ``invite`` seats): it starts at once."""
+    table = new_table(body, creator, now, seed)
+    for n, (player, name) in enumerate(others, 1):
+        table.seats[n] = Seat(n, SeatKind.HUMAN, None, player, name, new_token())
+    return table
 
 
 def rematch_of(table: Table, now: float, seed: int) -> Table:

@@ -58,6 +58,8 @@ from doublesix.server.presence import (
 from doublesix.server.rating_store import shown_ratings
 from doublesix.server.relay import Relay
 from doublesix.server.requests import Describe
+from doublesix.server.seek_sql import Pool
+from doublesix.server.seeking import Seeking
 from doublesix.server.settings import Settings
 from doublesix.server.store import Guest, SqlStore, Store
 from doublesix.server.windows import MovingWindows
@@ -105,6 +107,7 @@ class Lobby:
         self.presence, self.bus, self.history = presence, bus, history
         self.leave_seconds, self.sweep_seconds = leave_seconds, sweep_seconds
         self.listeners: set[LobbyListener] = set()
+        self.seeking = Seeking(Pool(book.store), manager, settings, presence, bus)
         self.speakers = Speakers()
         self._made = MovingWindows()
         self._dirty = asyncio.Event()
@@ -113,6 +116,8 @@ class Lobby:
         self._leaving: set[asyncio.Task[None]] = set()
         self._absent: dict[str, float] = {}
         """Players of open challenges online nowhere, since when (``time.monotonic``)."""
+        self._away: dict[str, float] = {}
+        """Seekers in the lobby nowhere, since when: their seeks end after ``leave_seconds``."""
         self._closed = False
 
     async def start(self) -> None:
@@ -140,17 +145,20 @@ class Lobby:
     # --- presence ---------------------------------------------------------------------
 
     @asynccontextmanager
-    async def present(self, player: Guest | None, table: str | None) -> AsyncIterator[None]:
-        """While inside, ``player`` (if any) is online, seated at ``table`` (if any)."""
+    async def present(
+        self, player: Guest | None, table: str | None, lobby: bool = False
+    ) -> AsyncIterator[None]:
+        """While inside, ``player`` (if any) is online, seated at ``table`` (if any), in the
+        lobby (``lobby``: the lobby's socket)."""
         if player is None:
             yield
             return
-        self.presence.here.add(OnlinePlayer(player.id, player.name, player.account), table)
+        self.presence.here.add(OnlinePlayer(player.id, player.name, player.account), table, lobby)
         await self._changed(player.id)
         try:
             yield
         finally:
-            last = self.presence.here.remove(player.id, table)
+            last = self.presence.here.remove(player.id, table, lobby)
             await self._changed(player.id)
             if last and not self._closed:
                 task = asyncio.create_task(self._left(player.id))
@@ -215,7 +223,9 @@ class Lobby:
         await self._gone(player_id, await self.book.open())
 
     async def _gone(self, player_id: str, waiting: list[Challenge]) -> None:
-        """``player_id`` has left the site: end the challenges it made or was sent."""
+        """``player_id`` has left the site: end the challenges it made or was sent, and its
+        seek."""
+        await self.seeking.left(player_id)
         mine = [c.id for c in waiting if c.player == player_id]
         for challenge in await self.book.end(mine, Status.CANCELLED, lambda c: True):
             self._tell(challenge)
@@ -234,6 +244,13 @@ class Lobby:
             self._broadcast(data["m"])
         elif kind == "table":
             self._broadcast({"type": "table", "table": data["t"]})
+        elif kind == "pool":
+            self._broadcast({"type": "pool", "pool": data["f"]})
+        elif kind == "seek":
+            frame = {"type": "seek", "seek": data["f"], "table": data["t"]}
+            for listener in list(self.listeners):
+                if listener.player == data["p"]:
+                    listener.send(frame)
         elif kind == "to":
             people, challenger = set(data["p"]), data["c"]
             for listener in list(self.listeners):
@@ -336,6 +353,10 @@ class Lobby:
                 await self.expire()
             except Exception:
                 log.warning("lobby: could not expire the challenges that are due", exc_info=True)
+            try:
+                await self.seeking.pair()
+            except Exception:
+                log.warning("lobby: could not pair the seeks", exc_info=True)
 
     async def expire(self) -> None:
         """End the challenges whose minute is over, and tell everyone involved; then those of
@@ -352,13 +373,22 @@ class Lobby:
     async def _vanished(self, waiting: list[Challenge]) -> None:
         """A player leaving is noticed by the process that held its last socket (``present``);
         if that process died, by this sweep on every other one: a player of an open challenge
-        found online nowhere for ``leave_seconds`` has left."""
+        found online nowhere for ``leave_seconds`` has left. A seeker found in the lobby
+        nowhere that long has left the pool (a reload is not leaving)."""
         involved = {p for c in waiting for p in c.people()}
-        if not involved:
+        seekers = await self.seeking.seekers()
+        if not involved and not seekers:
             self._absent.clear()
+            self._away.clear()
             return
         online = await self.presence.online()
         now = time.monotonic()
+        away = {p for p in seekers if p not in online or not online[p].lobby}
+        self._away = {p: self._away.get(p, now) for p in away}
+        for player_id, since in list(self._away.items()):
+            if now - since >= self.leave_seconds:
+                del self._away[player_id]
+                await self.seeking.left(player_id)
         self._absent = {p: self._absent.get(p, now) for p in involved if p not in online}
         for player_id, since in list(self._absent.items()):
             if now - since >= self.leave_seconds:

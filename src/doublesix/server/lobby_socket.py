@@ -2,11 +2,11 @@
 
 The player is the one of the request's cookies (an account's session, else a
 guest's); a visitor without a name gets the lists read-only. The first frame is
-``welcome`` (who you are, who is online, your open challenges, the last chat
-messages); then ``online``, ``challenge`` and ``chat`` frames as things
-change. The client sends only ``chat`` frames, parsed at the edge like the
-table socket's (``incoming.parse_frame``: size, JSON, phrase) and
-rate-limited like them.
+``welcome`` (who you are, who is online, your open challenges, your seek and
+how many seek each kind of game, the last chat messages); then ``online``,
+``challenge``, ``seek``, ``pool`` and ``chat`` frames as things change. The
+client sends only ``chat`` frames, parsed at the edge like the table socket's
+(``incoming.parse_frame``: size, JSON, phrase) and rate-limited like them.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     )
     sender: asyncio.Task[None] | None = None
     try:
-        async with lobby.present(player, None):
+        async with lobby.present(player, None, lobby=True):
             lobby.listeners.add(conn)
             you = None if player is None else {"name": player.name, "account": player.account}
             # The list is read with no await since the socket joined the listeners: every
@@ -93,6 +93,8 @@ async def lobby_socket(ws: WebSocket) -> None:
                     "you": you,
                     "players": lobby.shown(),
                     "challenges": [] if player is None else await lobby.mine(player.id),
+                    "seek": None if player is None else await lobby.seeking.mine(player.id),
+                    "pool": await lobby.seeking.counts(),
                     "chat": await lobby.history.last(),
                 }
             )

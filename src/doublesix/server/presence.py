@@ -37,6 +37,8 @@ class OnlinePlayer:
     account: bool
     tables: set[str] = field(default_factory=set)
     """The tables where a socket of theirs holds a seat."""
+    lobby: bool = False
+    """A lobby socket of theirs is open (a seek is paired only then)."""
 
     def public(self) -> JSON:
         """What every lobby may see (never the id: a guest's id is its cookie)."""
@@ -49,13 +51,19 @@ class OnlinePlayer:
         }
 
     def wire(self) -> JSON:
-        return {"name": self.name, "account": self.account, "tables": sorted(self.tables)}
+        return {
+            "name": self.name,
+            "account": self.account,
+            "tables": sorted(self.tables),
+            "lobby": self.lobby,
+        }
 
 
 @dataclass
 class _Count:
     player: OnlinePlayer
     sockets: int = 0
+    lobbies: int = 0
     seats: Counter[str] = field(default_factory=Counter)
 
 
@@ -65,20 +73,25 @@ class Here:
     def __init__(self) -> None:
         self._players: dict[str, _Count] = {}
 
-    def add(self, player: OnlinePlayer, table: str | None) -> None:
+    def add(self, player: OnlinePlayer, table: str | None, lobby: bool = False) -> None:
+        """A socket of ``player``'s: seated at ``table``, or the lobby's (``lobby``)."""
         count = self._players.setdefault(player.id, _Count(player))
         count.player.name, count.player.account = player.name, player.account
         count.sockets += 1
+        count.lobbies += lobby
+        count.player.lobby = count.lobbies > 0
         if table is not None:
             count.seats[table] += 1
             count.player.tables.add(table)
 
-    def remove(self, player_id: str, table: str | None) -> bool:
+    def remove(self, player_id: str, table: str | None, lobby: bool = False) -> bool:
         """One socket fewer; whether it was the player's last one here."""
         count = self._players.get(player_id)
         if count is None:
             return True
         count.sockets -= 1
+        count.lobbies -= lobby
+        count.player.lobby = count.lobbies > 0
         if table is not None:
             count.seats[table] -= 1
             if count.seats[table] <= 0:
@@ -175,6 +188,7 @@ class RedisPresence:
                     )
                 known.account = known.account or bool(data["account"])
                 known.tables.update(str(t) for t in data.get("tables", ()))
+                known.lobby = known.lobby or bool(data.get("lobby", False))
         return found
 
     async def close(self) -> None:

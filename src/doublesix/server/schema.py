@@ -182,3 +182,18 @@ challenges = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("expires_at", sa.Float, nullable=False),
 )
+
+seeks = sa.Table(
+    "seeks",
+    metadata,
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("account", sa.Boolean, nullable=False),
+    sa.Column("preset", sa.String(32), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("rating", sa.Integer, nullable=True),
+    sa.Column("since", sa.Float, nullable=False),
+)
+"""The players waiting to be paired (``server/seeks.py``): one seek a player, gone once
+paired, withdrawn or left."""

@@ -6,6 +6,7 @@ import { playerName } from './describe.js';
 import { el, lit, onLanguage, tattr, tx } from './i18n.js';
 import { startLobbyLive } from './lobby_live.js';
 import { onLobby } from './lobby_socket.js';
+import { startSeeks } from './seek.js';
 import { drawFace, svgEl } from './tiles.js';
 
 const OPENERS = ['highest_double', 'kozel', 'lowest_double', 'highest_tile', 'draw_for_lead'];
@@ -92,6 +93,8 @@ async function main() {
   onLobby('welcome', refreshTables);
   onLobby('table', (f) => tableChanged(f.table));
   startLobbyLive({ presets: () => state.presets });
+  // "Play now": after the challenges, whose tab title it leaves alone.
+  startSeeks({ presets: () => state.presets, me: () => state.me, needName });
   await refreshTables();
   onLanguage(() => {
     renderForm();

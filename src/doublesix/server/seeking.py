@@ -1,0 +1,118 @@
+"""The lobby's pool of seeks: a seek made, withdrawn or ended by leaving, groups paired and
+their tables made, and every lobby told (``docs/protocol.md``, "Play now").
+
+Any process pairs: when a seek comes and at every sweep of its lobby, since a rated group's
+range widens with time. The lobby's sockets hear of it through the ``LobbyBus``: the pool's
+counts (``{"k": "pool"}``, for everyone) and a seek's change (``{"k": "seek"}``, for its
+seeker's sockets, with the table when it was paired).
+"""
+
+from __future__ import annotations
+
+from limits import parse
+
+from doublesix.ratings import family_of
+from doublesix.rules.ruleset import preset
+from doublesix.server.errors import CommandError
+from doublesix.server.lobby_bus import LobbyBus
+from doublesix.server.manager import TableManager
+from doublesix.server.presence import Presence
+from doublesix.server.rating_store import shown_ratings
+from doublesix.server.requests import Describe
+from doublesix.server.seek_sql import Pool
+from doublesix.server.seeks import Seek, SeekIn, kind_of, match, pool, table_of
+from doublesix.server.settings import Settings
+from doublesix.server.store import Guest
+from doublesix.server.windows import MovingWindows
+from doublesix.table.model import JSON
+
+SEEKS = parse("20/minute")
+"""Seeks one player may make per minute (each one replaces the last)."""
+
+
+class Seeking:
+    def __init__(
+        self,
+        pool: Pool,
+        manager: TableManager,
+        settings: Settings,
+        presence: Presence,
+        bus: LobbyBus,
+    ) -> None:
+        self.pool, self.manager, self.settings = pool, manager, settings
+        self.presence, self.bus = presence, bus
+        self._made = MovingWindows()
+
+    async def seek(self, body: SeekIn, who: Guest) -> str | None:
+        """``who`` seeks what ``body`` asks (in place of what it sought before); the table
+        it sits at if the pool made one at once."""
+        now = self.settings.clock()
+        kind = kind_of(body, who, now)
+        if not self._made.hit(SEEKS, who.id):
+            raise CommandError(
+                "too_many_seeks", f"at most {SEEKS.amount} seeks a minute", status=429
+            )
+        rating = None
+        if kind.rated:
+            family = family_of(preset(kind.preset, kind.players))
+            rating = (await shown_ratings(self.pool.store, [who.id]))[who.id][family].rating
+        seek = Seek(who.id, who.name, who.account, kind, rating, now)
+        await self.pool.put(seek)
+        self._tell(seek.player, seek)
+        await self._tell_pool()
+        return (await self.pair()).get(who.id)
+
+    async def withdraw(self, who: Guest) -> Seek:
+        seek = await self.pool.remove(who.id)
+        if seek is None:
+            raise CommandError("not_found", "you are not seeking a game", status=404)
+        self._tell(who.id, None)
+        await self._tell_pool()
+        return seek
+
+    async def left(self, player_id: str) -> None:
+        """``player_id`` left the site: its seek goes."""
+        if await self.pool.remove(player_id) is not None:
+            await self._tell_pool()
+
+    async def mine(self, player_id: str) -> JSON | None:
+        seek = await self.pool.get(player_id)
+        return None if seek is None else seek.public(self.settings.clock())
+
+    async def counts(self) -> list[JSON]:
+        return pool(await self.pool.seeks())
+
+    async def seekers(self) -> set[str]:
+        return {s.player for s in await self.pool.seeks()}
+
+    async def pair(self) -> dict[str, str]:
+        """Make the tables of the groups the pool holds now: the table of each seeker
+        paired."""
+        waiting = await self.pool.seeks()
+        if len(waiting) < 2:
+            return {}
+        now = self.settings.clock()
+        online = await self.presence.online()
+        free = {p.id for p in online.values() if p.lobby and not p.tables}
+        busy = frozenset(s.player for s in waiting if s.player not in free)
+        if not match(waiting, now, busy):  # the usual answer, found without a lock
+            return {}
+        groups = await self.pool.take(lambda seeks: match(seeks, now, busy))
+        paired = {}
+        for group in groups:
+            table = table_of(group, now, self.settings.new_seed())
+            host = await self.manager.create(table)
+            await host.submit(Describe())  # once it has started (and stored so)
+            for seek in group:
+                paired[seek.player] = table.id
+                self._tell(seek.player, None, table.id)
+        if groups:
+            await self._tell_pool()
+        return paired
+
+    def _tell(self, player_id: str, seek: Seek | None, table: str | None = None) -> None:
+        shown = None if seek is None else seek.public(self.settings.clock())
+        self.bus.publish({"k": "seek", "p": player_id, "f": shown, "t": table})
+
+    async def _tell_pool(self) -> None:
+        self.bus.publish({"k": "pool", "f": await self.counts()})

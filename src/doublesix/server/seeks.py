@@ -1,0 +1,166 @@
+"""Quick pairing ("Play now"): players ask for a kind of game and wait in a pool; as soon as
+enough of them seek the same kind, a table is made with all of them seated.
+
+What a seek is, which seeks make a table, and the table they make; no I/O here. A player has
+one seek at a time. Seekers are paired oldest first: the longest waiting seek takes the
+others of its kind that came first (unrated) or whose ratings lie nearest its own (rated).
+A rated group's ratings may lie ``reach(waited)`` apart, a range that widens with the wait of
+its oldest seek, as on lichess's pool: a short wait for a close game, and no player left
+waiting for ever because nobody near their rating is online.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from pydantic import BaseModel, Field
+
+from doublesix.server.errors import CommandError
+from doublesix.server.lobby import SeatIn, TableIn, new_table, seated_table
+from doublesix.server.store import Guest
+from doublesix.table.model import JSON, Table
+
+TIMER = 60.0
+"""Seconds of a turn at a paired table: strangers keep one another waiting no longer."""
+REACH = 200
+"""Rating points a rated group may span at once."""
+REACH_GROWTH = 20
+"""Rating points the span widens by for each second its oldest seek has waited."""
+
+
+class SeekIn(BaseModel):
+    preset: str = Field(max_length=32)
+    players: int | None = Field(default=None, ge=2, le=4)
+    """Seats at the table (default: the preset's)."""
+    rated: bool = False
+
+
+@dataclass(frozen=True, order=True)
+class Kind:
+    """What a seek asks for: seekers of one kind play one another."""
+
+    preset: str
+    players: int
+    rated: bool
+
+    def to_json(self) -> JSON:
+        return {"preset": self.preset, "players": self.players, "rated": self.rated}
+
+
+@dataclass(frozen=True)
+class Seek:
+    player: str
+    """The seeker's id (never shown: a guest's id is its cookie)."""
+    name: str
+    account: bool
+    kind: Kind
+    rating: int | None
+    """The seeker's rating in the kind's family (rated seeks only)."""
+    since: float
+
+    def public(self, now: float) -> JSON:
+        """The protocol's ``Seek``: what its seeker is told of it."""
+        waited = round(max(0.0, now - self.since), 1)
+        return self.kind.to_json() | {"since": self.since, "waiting": waited}
+
+
+def request(kind: Kind) -> TableIn:
+    """The table a group of ``kind`` sits at: the preset's rules, a turn's clock, every seat
+    a seeker's."""
+    seats = [SeatIn(kind="human")] + [SeatIn(kind="invite") for _ in range(kind.players - 1)]
+    return TableIn(preset=kind.preset, seats=seats, timer=TIMER, rated=kind.rated)
+
+
+def kind_of(body: SeekIn, seeker: Guest, now: float) -> Kind:
+    """The kind ``body`` asks for; CommandError naming the field if no table may be made of
+    it (an unknown preset, a player count the preset has not, a rated game for a guest)."""
+    if body.rated and not seeker.account:
+        raise CommandError(
+            "rated", "a rated game is between accounts: register first", field="rated", status=422
+        )
+    seats = None
+    if body.players is not None:
+        seats = [SeatIn(kind="human")] + [SeatIn(kind="invite")] * (body.players - 1)
+    try:
+        table = new_table(TableIn(preset=body.preset, seats=seats), seeker, now, 0)
+    except CommandError as e:
+        if e.field == "options.players":
+            e.field = "players"
+        raise
+    return Kind(table.preset, len(table.seats), body.rated)
+
+
+def reach(waited: float) -> float:
+    """How far apart the ratings of a rated group may lie when its oldest seek has waited
+    ``waited`` seconds."""
+    return REACH + REACH_GROWTH * max(0.0, waited)
+
+
+def match(
+    seeks: Iterable[Seek], now: float, busy: frozenset[str] = frozenset()
+) -> list[list[Seek]]:
+    """The groups that make tables now, each its kind's ``players`` seeks, oldest first; no
+    seek in two. The seeks of ``busy`` players (seated at a table, or out of the lobby a
+    moment) wait."""
+    by_kind: dict[Kind, list[Seek]] = {}
+    for seek in sorted(seeks, key=lambda s: (s.since, s.player)):
+        if seek.player not in busy:
+            by_kind.setdefault(seek.kind, []).append(seek)
+    groups = []
+    for kind, waiting in sorted(by_kind.items()):
+        while len(waiting) >= kind.players:
+            group = _group(kind, waiting, now)
+            if group is None:
+                break
+            groups.append(group)
+            waiting = [s for s in waiting if s not in group]
+    return groups
+
+
+def _group(kind: Kind, waiting: Sequence[Seek], now: float) -> list[Seek] | None:
+    """The first group of ``waiting`` (oldest first) that may play, formed around the oldest
+    seek that has one."""
+    if not kind.rated:
+        return list(waiting[: kind.players])
+    for n, oldest in enumerate(waiting):
+        others = sorted(
+            waiting[n + 1 :], key=lambda s: (abs(_rating(s) - _rating(oldest)), s.since)
+        )
+        group = [oldest, *others[: kind.players - 1]]
+        if len(group) < kind.players:
+            return None
+        ratings = [_rating(s) for s in group]
+        if max(ratings) - min(ratings) <= reach(now - oldest.since):
+            return group
+    return None
+
+
+def _rating(seek: Seek) -> int:
+    if seek.rating is None:
+        raise ValueError(f"a rated seek without a rating: {seek.player}")
+    return seek.rating
+
+
+def pool(seeks: Iterable[Seek]) -> list[JSON]:
+    """The protocol's ``Pool``: how many seek each kind now."""
+    counts: dict[Kind, int] = {}
+    for seek in seeks:
+        counts[seek.kind] = counts.get(seek.kind, 0) + 1
+    return [kind.to_json() | {"seeking": n} for kind, n in sorted(counts.items())]
+
+
+def table_of(group: Sequence[Seek], now: float, seed: int) -> Table:
+    """The table of a group: every seeker seated, in an order drawn from ``seed`` (in Kozel,
+    who partners whom)."""
+    seated = list(group)
+    random.Random(seed).shuffle(seated)
+    first = seated[0]
+    return seated_table(
+        request(first.kind),
+        Guest(first.player, first.name, now, first.account),
+        [(s.player, s.name) for s in seated[1:]],
+        now,
+        seed,
+    )
