@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from doublesix.server.seeks import Kind, Seek, match, reach
+from doublesix.server.seeks import FILL_SECONDS, Kind, Seek, match, reach, spread, table_of
 
 from .server_helpers import AppFactory, TestClient
 from .test_lobby_socket import Clock, Cookies, Lobby, as_player, name, register
@@ -31,7 +31,7 @@ def pools(draw: st.DrawFn) -> tuple[list[Seek], frozenset[str]]:
             account=True,
             kind=(kind := draw(st.sampled_from(KINDS))),
             rating=draw(st.integers(1000, 2200)) if kind.rated else None,
-            since=NOW - draw(st.integers(0, 60)),
+            since=NOW - draw(st.integers(0, 90)),
         )
         for n in range(count)
     ]
@@ -50,21 +50,21 @@ def test_pairing_seats_each_free_seeker_once_with_its_own_kind(
     assert not busy & set(seated)
     for group in groups:
         kind = group[0].kind
-        assert all(s.kind == kind for s in group) and len(group) == kind.players
-        if kind.rated:
-            ratings = [s.rating or 0 for s in group]
-            oldest = min(s.since for s in group)
-            assert max(ratings) - min(ratings) <= reach(NOW - oldest)
+        assert all(s.kind == kind for s in group)
+        oldest = min(s.since for s in group)
+        if len(group) != kind.players:  # bots fill the rest, after a minute's wait
+            assert 2 <= len(group) < kind.players and NOW - oldest >= FILL_SECONDS
+        assert spread(group) <= reach(NOW - oldest)
     left = [s for s in seeks if s.player not in busy and s.player not in seated]
     for kind in KINDS:
         waiting = sorted((s for s in left if s.kind == kind), key=lambda s: s.since)
         if not kind.rated:  # nobody waits while enough of its kind do
             assert len(waiting) < kind.players
+            assert len(waiting) < 2 or NOW - waiting[0].since < FILL_SECONDS
         else:  # rated (two players): only for want of a near rating
             for n, older in enumerate(waiting):
                 for newer in waiting[n + 1 :]:
-                    apart = abs((older.rating or 0) - (newer.rating or 0))
-                    assert apart > reach(NOW - older.since)
+                    assert spread([older, newer]) > reach(NOW - older.since)
 
 
 def test_the_oldest_seeks_are_paired_first() -> None:
@@ -84,12 +84,34 @@ def test_a_rated_range_widens_with_the_oldest_seeks_wait() -> None:
     assert [{s.name for s in g} for g in match([anna, ben, cleo], NOW + 5)] == [{"Anna", "Cleo"}]
 
 
+def test_after_a_minute_bots_fill_a_table_two_seekers_found() -> None:
+    kind = Kind("kozel", 4, False)
+    anna = Seek("a", "Anna", False, kind, None, NOW)
+    ben = Seek("b", "Ben", False, kind, None, NOW + 20)
+    assert match([anna, ben], NOW + 59) == []
+    assert match([anna], NOW + 600) == []  # one seeker plays bots from the new-table form
+    (group,) = match([anna, ben], NOW + 60)
+    table = table_of(group, NOW + 60, seed=7)
+    assert [s.number for s in table.seats] == [0, 1, 2, 3]
+    humans = [s for s in table.seats if s.kind.value == "human"]
+    assert sorted(str(s.name) for s in humans) == ["Anna", "Ben"]
+    assert all(s.token for s in humans)
+    bots = [s for s in table.seats if s.kind.value == "bot"]
+    assert [(s.name, s.bot) for s in bots] == [(f"Bot {s.number}", "medium") for s in bots]
+    assert table.timer == 60 and table.status.value == "open"
+
+
 # --- the pool through the API and the lobby -------------------------------------------------
 
 
 @pytest.fixture
-def lobby(make_app: AppFactory) -> Iterator[TestClient]:
-    app = make_app(clock=Clock())
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def lobby(make_app: AppFactory, clock: Clock) -> Iterator[TestClient]:
+    app = make_app(clock=clock)
     with TestClient(app) as c:
         app.state.lobby.leave_seconds = 0.2
         app.state.lobby.sweep_seconds = 0.05
@@ -151,6 +173,24 @@ def test_two_seekers_of_a_kind_are_seated_at_one_table(lobby: TestClient) -> Non
             assert lobby.get("/api/seeks").json()["seek"] is None
         as_player(lobby, cleo)
         assert lobby.get("/api/seeks").json()["seek"]["preset"] == "kozel"
+
+
+def test_two_kozel_seekers_play_with_two_bots_after_a_minute(
+    lobby: TestClient, clock: Clock
+) -> None:
+    anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
+    with ExitStack() as stack:
+        a, b = Lobby(lobby, stack, anna), Lobby(lobby, stack, ben)
+        seek(lobby, anna, preset="kozel", players=4)
+        clock.now += 30
+        assert seek(lobby, ben, preset="kozel", players=4).json()["table"] is None
+        clock.now += 30  # Anna's minute: the sweep makes the table
+        table_id = paired(a)
+        assert paired(b) == table_id
+        table = lobby.get(f"/api/tables/{table_id}").json()
+        assert table["status"] == "playing"
+        seats = sorted((s["kind"], s["bot"] or s["name"]) for s in table["seats"])
+        assert seats == [("bot", "medium"), ("bot", "medium"), ("human", "Anna"), ("human", "Ben")]
 
 
 def test_a_new_seek_replaces_the_old_and_a_withdrawn_one_is_gone(lobby: TestClient) -> None:

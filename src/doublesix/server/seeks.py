@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pydantic import BaseModel, Field
 
+from doublesix.names import bot_name
 from doublesix.server.errors import CommandError
 from doublesix.server.lobby import SeatIn, TableIn, new_table, seated_table
 from doublesix.server.store import Guest
-from doublesix.table.model import JSON, Table
+from doublesix.table.model import JSON, Seat, SeatKind, Table
 
 TIMER = 60.0
 """Seconds of a turn at a paired table: strangers keep one another waiting no longer."""
@@ -28,6 +29,12 @@ REACH = 200
 """Rating points a rated group may span at once."""
 REACH_GROWTH = 20
 """Rating points the span widens by for each second its oldest seek has waited."""
+FILL_SECONDS = 60.0
+"""A table of three or four that has found at least two seekers but no more within this long
+(its oldest seek's wait) is made with bots in the empty seats: few sites have four strangers
+waiting for Kozel at once."""
+FILL_BOT = "medium"
+"""The level of the bots that fill a paired table's empty seats."""
 
 
 class SeekIn(BaseModel):
@@ -66,10 +73,12 @@ class Seek:
         return self.kind.to_json() | {"since": self.since, "waiting": waited}
 
 
-def request(kind: Kind) -> TableIn:
-    """The table a group of ``kind`` sits at: the preset's rules, a turn's clock, every seat
-    a seeker's."""
-    seats = [SeatIn(kind="human")] + [SeatIn(kind="invite") for _ in range(kind.players - 1)]
+def request(kind: Kind, seekers: int | None = None) -> TableIn:
+    """The table a group of ``seekers`` (default: a full table) of ``kind`` sits at: the
+    preset's rules, a turn's clock, the seekers first, bots in the seats left over."""
+    humans = kind.players if seekers is None else seekers
+    seats = [SeatIn(kind="human")] + [SeatIn(kind="invite") for _ in range(humans - 1)]
+    seats += [SeatIn(kind="bot", bot=FILL_BOT) for _ in range(kind.players - humans)]
     return TableIn(preset=kind.preset, seats=seats, timer=TIMER, rated=kind.rated)
 
 
@@ -101,16 +110,17 @@ def reach(waited: float) -> float:
 def match(
     seeks: Iterable[Seek], now: float, busy: frozenset[str] = frozenset()
 ) -> list[list[Seek]]:
-    """The groups that make tables now, each its kind's ``players`` seeks, oldest first; no
-    seek in two. The seeks of ``busy`` players (seated at a table, or out of the lobby a
-    moment) wait."""
+    """The groups that make tables now, oldest first; no seek in two. A group is its kind's
+    ``players`` seeks, or, once its oldest has waited ``FILL_SECONDS`` for a table of three
+    or four, two or more (bots fill the rest). The seeks of ``busy`` players (seated at a
+    table, or out of the lobby a moment) wait."""
     by_kind: dict[Kind, list[Seek]] = {}
     for seek in sorted(seeks, key=lambda s: (s.since, s.player)):
         if seek.player not in busy:
             by_kind.setdefault(seek.kind, []).append(seek)
     groups = []
     for kind, waiting in sorted(by_kind.items()):
-        while len(waiting) >= kind.players:
+        while len(waiting) >= 2:
             group = _group(kind, waiting, now)
             if group is None:
                 break
@@ -121,20 +131,30 @@ def match(
 
 def _group(kind: Kind, waiting: Sequence[Seek], now: float) -> list[Seek] | None:
     """The first group of ``waiting`` (oldest first) that may play, formed around the oldest
-    seek that has one."""
-    if not kind.rated:
-        return list(waiting[: kind.players])
+    seek that has one: its kind's others, nearest rating first where rated."""
     for n, oldest in enumerate(waiting):
-        others = sorted(
-            waiting[n + 1 :], key=lambda s: (abs(_rating(s) - _rating(oldest)), s.since)
-        )
-        group = [oldest, *others[: kind.players - 1]]
-        if len(group) < kind.players:
-            return None
-        ratings = [_rating(s) for s in group]
-        if max(ratings) - min(ratings) <= reach(now - oldest.since):
+        others = list(waiting[n + 1 :])
+        if kind.rated:
+            others.sort(key=lambda s: (abs(_rating(s) - _rating(oldest)), s.since))
+        group = [oldest]
+        for seek in others:
+            if len(group) == kind.players:
+                break
+            if spread([*group, seek]) <= reach(now - oldest.since):
+                group.append(seek)
+        if len(group) == kind.players:
+            return group
+        if kind.players > 2 and len(group) >= 2 and now - oldest.since >= FILL_SECONDS:
             return group
     return None
+
+
+def spread(group: Sequence[Seek]) -> int:
+    """How far apart the group's ratings lie (0 unrated)."""
+    if not group[0].kind.rated:
+        return 0
+    ratings = [_rating(s) for s in group]
+    return max(ratings) - min(ratings)
 
 
 def _rating(seek: Seek) -> int:
@@ -152,15 +172,23 @@ def pool(seeks: Iterable[Seek]) -> list[JSON]:
 
 
 def table_of(group: Sequence[Seek], now: float, seed: int) -> Table:
-    """The table of a group: every seeker seated, in an order drawn from ``seed`` (in Kozel,
-    who partners whom)."""
-    seated = list(group)
-    random.Random(seed).shuffle(seated)
-    first = seated[0]
-    return seated_table(
-        request(first.kind),
+    """The table of a group: every seeker seated and bots in the seats left over, in an order
+    drawn from ``seed`` (in Kozel, who partners whom)."""
+    first = group[0]
+    table = seated_table(
+        request(first.kind, len(group)),
         Guest(first.player, first.name, now, first.account),
-        [(s.player, s.name) for s in seated[1:]],
+        [(s.player, s.name) for s in group[1:]],
         now,
         seed,
     )
+    order = list(range(len(table.seats)))
+    random.Random(seed).shuffle(order)
+    table.seats = [_moved(table.seats[n], k) for k, n in enumerate(order)]
+    return table
+
+
+def _moved(seat: Seat, number: int) -> Seat:
+    if seat.kind == SeatKind.BOT:
+        return replace(seat, number=number, name=bot_name(number))
+    return replace(seat, number=number)

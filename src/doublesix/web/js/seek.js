@@ -202,6 +202,7 @@ function renderSeeking(box) {
   if (s.rated) what.appendChild(el('span', 'lobby.table_rated', {}, 'badge rated'));
   line.appendChild(what);
   box.appendChild(line);
+  if (s.players > 2) box.appendChild(el('p', 'lobby.seek.fill', {}, 'muted small-note seek-fill'));
   const row = document.createElement('div');
   row.className = 'seek-actions';
   const time = lit('span', clock(waited()), 'seek-clock');
