@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -52,7 +53,9 @@ def seated(page: Any, name: str, table: str) -> None:
     assert held is not None and held["token"], held
 
 
-def test_two_players_seeking_the_same_kind_are_seated_at_one_table(new_context: Any) -> None:
+def test_two_players_seeking_the_same_kind_are_seated_at_one_table(
+    new_context: Any, screenshots: Path
+) -> None:
     a_name, b_name = "Anna", "Ben"  # the module's first test, on its own server
     anna = new_context().new_page()
     ben = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
@@ -84,6 +87,8 @@ def test_two_players_seeking_the_same_kind_are_seated_at_one_table(new_context: 
     assert count.inner_text() == "1 waiting"
     assert ben.locator("#seek .seek-count").count() == 1  # beside that kind only
     assert ben.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # fits
+    anna.locator("#seek").screenshot(path=str(screenshots / "play-now-seeking.png"))
+    ben.locator("#seek").screenshot(path=str(screenshots / "play-now.png"))
 
     seek(ben, "draw-2")
     for page in (anna, ben):
