@@ -1,5 +1,5 @@
-"""Whom an account follows (``server/follows.py``, ``/api/account/following``), on SQLite and
-on PostgreSQL: by name in any case, once each, never oneself, at most ``AT_MOST``, accounts
+"""Whom an account follows (``server/account_lists.py``, ``/api/account/following``), on SQLite and
+on PostgreSQL: by name in any case, once each, never oneself, at most ``FOLLOWS.at_most``, accounts
 only, and what it refuses leaves the list as it was."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from doublesix.server import follows, schema
+from doublesix.server import schema
+from doublesix.server.account_lists import FOLLOWS
 
 from .server_helpers import TestClient, guest
 from .test_accounts import PASSWORD, register, rows
@@ -81,7 +82,7 @@ def test_what_following_refuses(client: TestClient) -> None:
 
 @BOTH
 def test_an_account_follows_at_most_so_many(client: TestClient, monkeypatch: Any) -> None:
-    monkeypatch.setattr(follows, "AT_MOST", 2)
+    monkeypatch.setattr(FOLLOWS, "at_most", 2)
     for name in ("Boris", "Carla", "Dora", "Anna"):
         client.cookies.clear()
         register(client, name)

@@ -12,7 +12,7 @@ the guest's, which the guest's seats hold, and the guest's row goes.
 
 An account is closed by its player (with its password) or by the operator
 (``doublesix account close``, a ban): its sessions end and it logs in no more,
-it follows and is followed by no one, its page and its ranks go; its name
+its follows and blocks go both ways, its page and its ranks go; its name
 stays taken, so that no one else plays under it, and its games stay in the
 records of the others who played them. Only the operator reopens one.
 """
@@ -293,7 +293,7 @@ class Accounts:
         return spelled
 
     async def _close(self, player_id: str, by: Closer) -> None:
-        a, s, f = schema.accounts, schema.sessions, schema.follows
+        a, s, f, b = schema.accounts, schema.sessions, schema.follows, schema.blocks
         now = self.clock()
         async with self.store.writing() as conn:
             await conn.execute(
@@ -304,6 +304,9 @@ class Accounts:
             await conn.execute(s.delete().where(s.c.player_id == player_id))
             await conn.execute(
                 f.delete().where(sa.or_(f.c.follower_id == player_id, f.c.followed_id == player_id))
+            )
+            await conn.execute(
+                b.delete().where(sa.or_(b.c.player_id == player_id, b.c.blocked_id == player_id))
             )
 
     async def _replace(self, player_id: str, hashed: str, keep: str | None = None) -> int:

@@ -44,10 +44,9 @@ from doublesix.server.rating_store import rate_finished, rate_unrated
 from doublesix.server.relay import Relay
 from doublesix.server.requests import Shell
 from doublesix.server.reviews import Reviews
-from doublesix.server.routes import accounts as account_routes
 from doublesix.server.routes import (
+    account_lists,
     challenges,
-    follows,
     games,
     health,
     pages,
@@ -57,6 +56,7 @@ from doublesix.server.routes import (
     seeks,
     tables,
 )
+from doublesix.server.routes import accounts as account_routes
 from doublesix.server.settings import Limits, Settings
 from doublesix.server.store import Fence, SqlStore, Store
 from doublesix.server.thinking import Thinking
@@ -200,7 +200,7 @@ def create_app(
     for area in (
         players,
         account_routes,
-        follows,
+        account_lists,
         tables,
         games,
         records,

@@ -24,6 +24,7 @@ from typing import Protocol
 from limits import parse
 
 from doublesix.server import online_list
+from doublesix.server.account_lists import BLOCKS
 from doublesix.server.challenges import (
     OPEN_AT_ONCE,
     Answer,
@@ -305,6 +306,7 @@ class Lobby:
                 status=429,
             )
         challenge = new_challenge(body, who, await self.presence.online(), now)
+        await self._unblocked(challenge)
         if not self._made.hit(CHALLENGES, who.id):
             raise CommandError(
                 "too_many_challenges",
@@ -314,6 +316,23 @@ class Lobby:
         await self.book.add(challenge)
         self._tell(challenge)
         return challenge
+
+    async def _unblocked(self, challenge: Challenge) -> None:
+        """Refuse (field ``to.N``) a challenge between a player and one it blocks or is
+        blocked by."""
+        blocks = await BLOCKS.among(self.book.store, challenge.people())
+        for n, invited in enumerate(challenge.invited):
+            if (challenge.player, invited.id) in blocks:
+                raise CommandError(
+                    "blocked", f"you have blocked {invited.name}", field=f"to.{n}", status=422
+                )
+            if (invited.id, challenge.player) in blocks:
+                raise CommandError(
+                    "blocked",
+                    f"{invited.name} does not take your challenges",
+                    field=f"to.{n}",
+                    status=422,
+                )
 
     async def answer(self, challenge_id: str, who: Guest, given: Answer) -> Challenge:
         """``who`` accepts or declines; the challenge as it is then (with its table once

@@ -166,8 +166,17 @@ follows = sa.Table(
     sa.Column("followed_id", sa.String(64), primary_key=True),
     sa.Column("created_at", sa.Float, nullable=False),
 )
-"""The accounts an account follows (``server/follows.py``): by player id, so a followed
+"""The accounts an account follows (``server/account_lists.py``): by player id, so a followed
 account keeps its followers whatever its name's case."""
+
+blocks = sa.Table(
+    "blocks",
+    metadata,
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("blocked_id", sa.String(64), primary_key=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+"""The accounts an account blocks (``server/account_lists.py``): by player id."""
 
 challenges = sa.Table(
     "challenges",

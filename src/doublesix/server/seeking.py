@@ -13,6 +13,7 @@ from limits import parse
 
 from doublesix.ratings import family_of
 from doublesix.rules.ruleset import preset
+from doublesix.server.account_lists import BLOCKS
 from doublesix.server.errors import CommandError
 from doublesix.server.lobby_bus import LobbyBus
 from doublesix.server.manager import TableManager
@@ -95,9 +96,10 @@ class Seeking:
         online = await self.presence.online()
         free = {p.id for p in online.values() if p.lobby and not p.tables}
         busy = frozenset(s.player for s in waiting if s.player not in free)
-        if not match(waiting, now, busy):  # the usual answer, found without a lock
+        apart = await BLOCKS.among(self.pool.store, [s.player for s in waiting if s.account])
+        if not match(waiting, now, busy, apart):  # the usual answer, found without a lock
             return {}
-        groups = await self.pool.take(lambda seeks: match(seeks, now, busy))
+        groups = await self.pool.take(lambda seeks: match(seeks, now, busy, apart))
         paired = {}
         for group in groups:
             table = table_of(group, now, self.settings.new_seed())

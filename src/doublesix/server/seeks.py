@@ -12,7 +12,7 @@ waiting for ever because nobody near their rating is online.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from pydantic import BaseModel, Field
@@ -108,12 +108,16 @@ def reach(waited: float) -> float:
 
 
 def match(
-    seeks: Iterable[Seek], now: float, busy: frozenset[str] = frozenset()
+    seeks: Iterable[Seek],
+    now: float,
+    busy: frozenset[str] = frozenset(),
+    apart: Collection[tuple[str, str]] = (),
 ) -> list[list[Seek]]:
     """The groups that make tables now, oldest first; no seek in two. A group is its kind's
     ``players`` seeks, or, once its oldest has waited ``FILL_SECONDS`` for a table of three
     or four, two or more (bots fill the rest). The seeks of ``busy`` players (seated at a
-    table, or out of the lobby a moment) wait."""
+    table, or out of the lobby a moment) wait; the players of a pair in ``apart`` (one
+    blocks the other) never share a table."""
     by_kind: dict[Kind, list[Seek]] = {}
     for seek in sorted(seeks, key=lambda s: (s.since, s.player)):
         if seek.player not in busy:
@@ -121,7 +125,7 @@ def match(
     groups = []
     for kind, waiting in sorted(by_kind.items()):
         while len(waiting) >= 2:
-            group = _group(kind, waiting, now)
+            group = _group(kind, waiting, now, apart)
             if group is None:
                 break
             groups.append(group)
@@ -129,7 +133,9 @@ def match(
     return groups
 
 
-def _group(kind: Kind, waiting: Sequence[Seek], now: float) -> list[Seek] | None:
+def _group(
+    kind: Kind, waiting: Sequence[Seek], now: float, apart: Collection[tuple[str, str]]
+) -> list[Seek] | None:
     """The first group of ``waiting`` (oldest first) that may play, formed around the oldest
     seek that has one: its kind's others, nearest rating first where rated."""
     for n, oldest in enumerate(waiting):
@@ -140,13 +146,18 @@ def _group(kind: Kind, waiting: Sequence[Seek], now: float) -> list[Seek] | None
         for seek in others:
             if len(group) == kind.players:
                 break
-            if spread([*group, seek]) <= reach(now - oldest.since):
+            near = spread([*group, seek]) <= reach(now - oldest.since)
+            if near and not any(_apart(seek, g, apart) for g in group):
                 group.append(seek)
         if len(group) == kind.players:
             return group
         if kind.players > 2 and len(group) >= 2 and now - oldest.since >= FILL_SECONDS:
             return group
     return None
+
+
+def _apart(one: Seek, other: Seek, apart: Collection[tuple[str, str]]) -> bool:
+    return (one.player, other.player) in apart or (other.player, one.player) in apart
 
 
 def spread(group: Sequence[Seek]) -> int:

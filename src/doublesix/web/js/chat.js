@@ -2,7 +2,9 @@
 // Every text a player wrote goes in as text (textContent), never as HTML; a quick phrase is
 // shown in the reader's language. Muting is this browser's own: the names it muted are kept
 // in localStorage (ds_chat_muted), one list for the lobby, every table and every game page;
-// a muted name's challenges are declined unseen (challenge.js).
+// a muted name's challenges are declined unseen (challenge.js). An account's blocked names
+// (block.js, read from the site) are hidden alike, without joining the browser's list.
+import { isBlocked, onBlockedChange, readBlocked } from './block.js';
 import { clear } from './common.js';
 import { currentLanguage, el, lit, tattr } from './i18n.js';
 
@@ -47,10 +49,21 @@ if (before.length) {
 }
 const listeners = new Set();
 
+// The blocked names of the account reading, read as the page opens and again when the lobby
+// logs in or out (its "ds:me").
+onBlockedChange(() => {
+  for (const listener of listeners) listener();
+});
+readBlocked();
+document.addEventListener('ds:me', readBlocked);
+
+/** Whether `name`'s messages are hidden: muted in this browser, or blocked by the account. */
 export function isMuted(name) {
-  return muted.has(name);
+  return muted.has(name) || isBlocked(name);
 }
 
+/** The names muted in this browser (not the account's blocked names: the player's page
+ * unblocks those). */
 export function mutedNames() {
   return [...muted].sort();
 }

@@ -1,41 +1,35 @@
-// Whom this account follows (docs/protocol.md, "Following"): read once a page, changed by
-// the button of a player's page. A guest follows nobody and gets no button.
-import { ApiError, api, get } from './api.js';
-import { toast } from './common.js';
+// Whom this account follows (docs/protocol.md, "Following and blocking"): read once a page,
+// changed by the button of a player's page. A guest follows nobody and gets no button.
+import { AccountList, listButton, listCard } from './account_lists.js';
 import { el, lit, tattr, tx } from './i18n.js';
 import { playerLink } from './ratings.js';
 
-let names = new Set();
+const following = new AccountList('following');
 
 /** Read the list for `you` ({name, account} or null); the names it holds. */
-export async function loadFollowing(you) {
-  names = new Set();
-  if (!you || !you.account) return names;
-  try {
-    names = new Set((await get('/api/account/following')).following.map((f) => f.name));
-  } catch (e) {
-    /* not read: the lobby lists everyone alike */
-  }
-  return names;
+export function loadFollowing(you) {
+  return following.load(you);
 }
 
 export function isFollowed(name) {
-  return names.has(name);
+  return following.has(name);
+}
+
+/** The server no longer has `name` followed (it was blocked). */
+export function unfollowed(name) {
+  following.drop(name);
 }
 
 /** The account's own page: whom it follows, each a link to their page, those online first
  * (`online`: the lobby's list of who is online). */
 export function followingCard(online) {
-  const card = document.createElement('section');
-  card.className = 'card';
-  card.id = 'following';
-  card.appendChild(el('h2', 'player.following_title'));
-  if (!names.size) {
+  const card = listCard('following', 'player.following_title');
+  if (!following.names.size) {
     card.appendChild(el('p', 'player.following_none', {}, 'muted'));
     return card;
   }
   const here = new Map(online.filter((p) => p.account).map((p) => [p.name, p.status]));
-  const sorted = [...names].sort((a, b) => Number(here.has(b)) - Number(here.has(a)) || a.localeCompare(b));
+  const sorted = [...following.names].sort((a, b) => Number(here.has(b)) - Number(here.has(a)) || a.localeCompare(b));
   const list = document.createElement('ul');
   list.className = 'following-list';
   for (const name of sorted) {
@@ -51,31 +45,14 @@ export function followingCard(online) {
   return card;
 }
 
-function draw(button, name) {
-  const on = names.has(name);
-  button.setAttribute('aria-pressed', String(on));
-  tx(button, on ? 'player.following' : 'player.follow');
-  tattr(button, 'title', on ? 'player.unfollow' : 'player.follow_title', { name });
-}
-
 /** A button that follows `name` (an account's name as the site spells it), or stops. */
 export function followButton(name) {
-  const button = el('button', 'player.follow', {}, 'small follow-button');
-  button.type = 'button';
-  button.id = 'follow';
-  draw(button, name);
-  button.addEventListener('click', async () => {
-    const path = `/api/account/following/${encodeURIComponent(name)}`;
-    button.disabled = true;
-    try {
-      const r = await api(names.has(name) ? 'DELETE' : 'PUT', path);
-      names = new Set(r.following.map((f) => f.name));
-    } catch (e) {
-      toast('err.generic', { message: e instanceof ApiError ? e.message : String(e) }, 'error');
-    } finally {
-      button.disabled = false;
-      draw(button, name);
-    }
+  const button = listButton(following, name, (b, on) => {
+    b.setAttribute('aria-pressed', String(on));
+    tx(b, on ? 'player.following' : 'player.follow');
+    tattr(b, 'title', on ? 'player.unfollow' : 'player.follow_title', { name });
   });
+  button.className = 'small follow-button';
+  button.id = 'follow';
   return button;
 }

@@ -1,5 +1,6 @@
 // The players online now, each with a "Challenge" button (pushed by the lobby socket); those
 // the reader follows first, starred.
+import { isBlocked, onBlockedChange } from './block.js';
 import { clear } from './common.js';
 import { el, lit, tattr } from './i18n.js';
 import { playerLink } from './ratings.js';
@@ -105,7 +106,7 @@ function row(p, variant) {
     a.href = `/table/${encodeURIComponent(p.table)}`;
     li.appendChild(a);
   }
-  if (!mine) {
+  if (!mine && !isBlocked(p.name)) {
     const b = el('button', 'lobby.online.challenge', {}, 'small challenge-button');
     b.type = 'button';
     b.disabled = !you || p.status !== 'free';
@@ -134,6 +135,11 @@ function rows() {
 
 /** Draw the list in `box`; `you`: who we are ({name, account}) or null; `onChallenge(name)`;
  * `followed(name)`: whether we follow them. */
+// The account's blocked names come after the list is drawn (block.js): no challenge for them.
+onBlockedChange(() => {
+  if (parts && last) rows();
+});
+
 export function renderOnline(box, players, you, onChallenge, followed) {
   last = { players, you, onChallenge, followed };
   const { count, variant: variantBox, note, filter } = panel(box);

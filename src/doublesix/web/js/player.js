@@ -1,5 +1,6 @@
 // A player's page: the rating in each variant, its history drawn as SVG, the recent games.
 import { ApiError, get, me } from './api.js';
+import { blockButton, blockedCard, isBlocked, loadBlocked, onBlockedChange } from './block.js';
 import { clear, startPage, toast } from './common.js';
 import { botName } from './describe.js';
 import { findPlayerCard } from './find_player.js';
@@ -77,7 +78,13 @@ function render(root, page, you, online) {
   const head = document.createElement('div');
   head.className = 'player-head';
   head.appendChild(lit('h1', page.name, 'player-name'));
-  if (you && you.account && you.name !== page.name) head.appendChild(followButton(page.name));
+  if (you && you.account && you.name !== page.name) {
+    const follow = followButton(page.name);
+    const hide = () => follow.classList.toggle('hidden', isBlocked(page.name)); // the site unfollowed
+    hide();
+    onBlockedChange(hide);
+    head.append(follow, blockButton(page.name));
+  }
   root.appendChild(head);
   const since = new Date(page.since * 1000).toLocaleDateString(currentLanguage(), { year: 'numeric', month: 'long' });
   root.appendChild(el('p', 'player.since', { date: since }, 'muted player-since'));
@@ -189,10 +196,12 @@ async function main() {
     me().catch(() => null),
     get('/api/online').then((r) => r.players, () => null),
   ]);
-  await loadFollowing(you);
+  await Promise.all([loadFollowing(you), loadBlocked(you)]);
   render(root, page, you, online);
   if (you && you.account && you.name === page.name) {
-    root.insertBefore(followingCard(online || []), document.getElementById('games'));
+    const games = document.getElementById('games');
+    root.insertBefore(followingCard(online || []), games);
+    root.insertBefore(blockedCard(), games);
   }
 }
 

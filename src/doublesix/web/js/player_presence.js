@@ -3,6 +3,7 @@
 // list of who is online (GET /api/online), which the page reads when it opens, and again
 // every 30 s while it is in view.
 import { get } from './api.js';
+import { isBlocked } from './block.js';
 import { clear } from './common.js';
 import { el, lit } from './i18n.js';
 
@@ -22,7 +23,7 @@ function draw(box, name, online, you) {
   box.appendChild(lit('span', '●', `presence-dot ${status}`)).setAttribute('aria-hidden', 'true');
   box.appendChild(el('span', `player.presence.${status}`, {}, 'presence-text'));
   if (you === name) box.appendChild(el('span', 'lobby.online.you', {}, 'muted'));
-  else if (status === 'free') {
+  else if (status === 'free' && !isBlocked(name)) {
     box.appendChild(link('lobby.online.challenge', `/?challenge=${encodeURIComponent(name)}`, 'button small primary challenge-link'));
   }
   if (status === 'seated' && here.table) {
