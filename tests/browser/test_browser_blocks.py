@@ -78,7 +78,8 @@ def test_an_account_blocks_a_player_and_unblocks_them(new_context: Any) -> None:
     ben_row = lobby.locator(f'#online .online-row[data-player="{b_name}"]')
     ben_row.wait_for()  # listed, but Anna gets no button to challenge whom she blocks
     assert ben_row.locator(".challenge-button").count() == 0
-    assert lobby.locator("#online .online-row .challenge-button").count() >= 1  # Cleo's
+    cleo_row = lobby.locator(f'#online .online-row[data-player="{c_name}"]')
+    cleo_row.locator(".challenge-button").wait_for()  # Cleo's is there
 
     # Ben challenges Anna: the site refuses, his dialog says why, and she sees nothing.
     ben.click(f'#online .online-row[data-player="{a_name}"] .challenge-button')

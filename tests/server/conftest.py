@@ -20,7 +20,7 @@ from doublesix.server import create_app
 from doublesix.server.settings import Limits, Settings
 from doublesix.server.store import SqlStore
 
-from .server_helpers import POSTGRES, AppFactory, TestClient, run_async
+from .server_helpers import POSTGRES, AppFactory, Clock, TestClient, run_async
 from .site_helpers import database, require_services, site  # noqa: F401 (test_site's)
 
 
@@ -86,4 +86,20 @@ CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 def accounts_client(make_app: AppFactory) -> Iterator[TestClient]:
     """An app whose passwords hash fast (``CHEAP``): for tests that register and log in."""
     with TestClient(make_app(password_hasher=CHEAP)) as c:
+        yield c
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def lobby(make_app: AppFactory, clock: Clock) -> Iterator[TestClient]:
+    """A site whose clock the test moves, and whose lobby notices a player gone, and sweeps
+    its challenges and seeks, within a fraction of a second."""
+    app = make_app(clock=clock)
+    with TestClient(app) as c:
+        app.state.lobby.leave_seconds = 0.2
+        app.state.lobby.sweep_seconds = 0.05
         yield c

@@ -261,3 +261,13 @@ def apply_online(players: list[dict[str, Any]], frame: dict[str, Any]) -> list[d
     for entry in frame["removed"]:
         kept.remove(entry)  # ValueError: the frame removes what the list does not hold
     return sorted(kept + frame["added"], key=lambda p: str(p["name"]).casefold())
+
+
+class Clock:
+    """A site's clock that a test moves (``clock.now += 60``)."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now

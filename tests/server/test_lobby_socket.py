@@ -7,36 +7,12 @@ request and socket is made with that player's cookie (``as_player``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
 
 import pytest
 
-from .server_helpers import AppFactory, TestClient, WebSocketTestSession, apply_online
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def lobby(make_app: AppFactory, clock: Clock) -> Iterator[TestClient]:
-    app = make_app(clock=clock)
-    with TestClient(app) as c:
-        app.state.lobby.leave_seconds = 0.2
-        app.state.lobby.sweep_seconds = 0.05
-        yield c
-
+from .server_helpers import Clock, TestClient, WebSocketTestSession, apply_online
 
 Cookies = dict[str, str]
 

@@ -4,7 +4,6 @@ chat; on SQLite and PostgreSQL (the command line's side: ``test_account_cli``)."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from contextlib import ExitStack
 
 import pytest
@@ -13,20 +12,8 @@ from starlette.testclient import TestClient
 from doublesix.server import moderation
 from doublesix.server.store import SqlStore
 
-from .server_helpers import AppFactory, Socket
-from .test_lobby_socket import Clock, Cookies, Lobby, as_player, name, register
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def lobby(make_app: AppFactory, clock: Clock) -> Iterator[TestClient]:
-    """A site whose clock the test moves (a silence ends by it)."""
-    with TestClient(make_app(clock=clock)) as client:
-        yield client
+from .server_helpers import AppFactory, Clock, Socket
+from .test_lobby_socket import Cookies, Lobby, as_player, name, register
 
 
 def refused(error: dict[str, object], field: str) -> None:

@@ -4,7 +4,6 @@ storage is at stake). Two processes sharing one pool: ``test_site_lobby.py``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
 
@@ -14,8 +13,8 @@ from hypothesis import strategies as st
 
 from doublesix.server.seeks import FILL_SECONDS, Kind, Seek, match, reach, spread, table_of
 
-from .server_helpers import AppFactory, TestClient
-from .test_lobby_socket import Clock, Cookies, Lobby, as_player, name, register
+from .server_helpers import Clock, TestClient
+from .test_lobby_socket import Cookies, Lobby, as_player, name, register
 
 NOW = 1_000.0
 KINDS = [Kind("draw", 2, False), Kind("kozel", 4, False), Kind("draw", 2, True)]
@@ -108,20 +107,6 @@ def test_after_a_minute_bots_fill_a_table_two_seekers_found() -> None:
 
 
 # --- the pool through the API and the lobby -------------------------------------------------
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def lobby(make_app: AppFactory, clock: Clock) -> Iterator[TestClient]:
-    app = make_app(clock=clock)
-    with TestClient(app) as c:
-        app.state.lobby.leave_seconds = 0.2
-        app.state.lobby.sweep_seconds = 0.05
-        yield c
 
 
 def seek(client: TestClient, cookies: Cookies, **body: Any) -> Any:

@@ -19,7 +19,18 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from doublesix.cli import account, arena, bench, loadtest, play, replay, review, selfplay, serve
+from doublesix.cli import (
+    account,
+    arena,
+    bench,
+    loadtest,
+    play,
+    replay,
+    reports,
+    review,
+    selfplay,
+    serve,
+)
 from doublesix.cli.common import EXIT_FAILED, EXIT_USAGE, CommandError
 from doublesix.rules.ruleset import RECORD_DOC, RULES_DOC
 
@@ -33,6 +44,7 @@ COMMANDS: list[ModuleType] = [
     arena,
     review,
     account,
+    reports,
 ]
 
 

@@ -17,21 +17,13 @@ running, and every process of a site sees the change at once.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import getpass
 import sys
 import time
-from collections.abc import Awaitable, Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, TextIO, TypeVar
+from typing import TextIO
 
 from doublesix.cli.common import CommandError, Subparsers, UsageError, number
-from doublesix.cli.serve import DEFAULT_DB
-
-if TYPE_CHECKING:
-    from doublesix.server.store import SqlStore
-
-T = TypeVar("T")
+from doublesix.cli.site_db import add_db, on_site
 
 MAX_HOURS = 24 * 365 * 10
 """The longest silence given in hours; longer is until lifted (no ``--hours``)."""
@@ -67,12 +59,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     reopen = tasks.add_parser("reopen", help="let the closed account NAME log in again")
     for task in (password, silence, unsilence, close, reopen):
         task.add_argument("name", metavar="NAME", help="the account's name, in any case")
-        task.add_argument(
-            "--db",
-            default=DEFAULT_DB,
-            metavar="URL",
-            help="the site's database, as serve's --db (default: doublesix.sqlite3 here)",
-        )
+        add_db(task)
     return parser
 
 
@@ -82,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.task == "password":
         new = read_password(sys.stdin)
-        name, ended = _on(
+        name, ended = on_site(
             args.db, lambda s: Accounts(s, clock=time.time).set_password(args.name, new)
         )
         print(f"the password of {name} is replaced; {ended} session(s) ended")
@@ -91,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--reason: at most {moderation.REASON_MAX} characters")
         now = time.time()
         until = None if args.hours is None else now + args.hours * 3600
-        name = _on(
+        name = on_site(
             args.db,
             lambda s: moderation.silence(s, args.name, now=now, until=until, reason=args.reason),
         )
@@ -99,13 +86,13 @@ def run(args: argparse.Namespace) -> int:
             f"{name} is silenced " + ("until lifted" if until is None else f"for {args.hours:g} h")
         )
     elif args.task == "unsilence":
-        name = _on(args.db, lambda s: moderation.lift(s, args.name))
+        name = on_site(args.db, lambda s: moderation.lift(s, args.name))
         print(f"{name} may chat again")
     elif args.task == "close":
-        name = _on(args.db, lambda s: Accounts(s, clock=time.time).close_by_operator(args.name))
+        name = on_site(args.db, lambda s: Accounts(s, clock=time.time).close_by_operator(args.name))
         print(f"{name} is closed: no login, no page, no rank; the name stays taken")
     else:
-        name = _on(args.db, lambda s: Accounts(s, clock=time.time).reopen(args.name))
+        name = on_site(args.db, lambda s: Accounts(s, clock=time.time).reopen(args.name))
         print(f"{name} is open again")
     return 0
 
@@ -118,32 +105,3 @@ def read_password(stream: TextIO) -> str:
     if getpass.getpass("the same again: ") != first:
         raise CommandError("the two passwords differ; nothing changed")
     return first
-
-
-def _on(db: str, task: Callable[[SqlStore], Awaitable[T]]) -> T:
-    """``task`` on the site's database ``db``; its refusals as the command's errors."""
-    return asyncio.run(_run_on(db, task))
-
-
-async def _run_on(db: str, task: Callable[[SqlStore], Awaitable[T]]) -> T:
-    import sqlalchemy as sa  # the server's stack loads only for this command
-
-    from doublesix.server.account_names import AccountError
-    from doublesix.server.store import SqlStore, database_url
-
-    url = sa.make_url(database_url(db))
-    if url.get_backend_name() == "sqlite" and not Path(url.database or "").is_file():
-        # connecting would make an empty file there: a mistyped path leaves nothing behind
-        raise CommandError(f"--db {db}: no such file; give the database serve --db uses")
-    store = SqlStore(url.render_as_string(hide_password=False))
-    try:
-        return await task(store)
-    except AccountError as e:
-        raise CommandError(f"{e.field}: {e.message}; nothing changed") from None
-    except sa.exc.SQLAlchemyError as e:
-        raise CommandError(
-            f"--db {db}: no doublesix site's accounts there ({type(e).__name__}); "
-            "give the database serve --db uses"
-        ) from None
-    finally:
-        await store.close()

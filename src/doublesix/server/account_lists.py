@@ -24,7 +24,7 @@ def _unknown(name: str) -> CommandError:
     return CommandError("not_found", f"no account is named {name!r}", field="name", status=404)
 
 
-async def _account(store: SqlStore, name: str) -> tuple[str, str]:
+async def open_account(store: SqlStore, name: str) -> tuple[str, str]:
     """The player id and name (as its owner spells it) of the open account ``name``."""
     a = schema.accounts
     async with store.engine.connect() as conn:
@@ -69,7 +69,7 @@ class AccountList:
 
         Refused (``CommandError``): no such account (404), oneself (422), or ``at_most`` on
         the list already (409)."""
-        other, spelled = await _account(store, name)
+        other, spelled = await open_account(store, name)
         if other == owner:
             raise CommandError("self", f"you cannot {self.verb} yourself", field="name", status=422)
         mine = self.owner == owner
@@ -103,7 +103,7 @@ class AccountList:
     async def remove(self, store: SqlStore, owner: str, name: str) -> str:
         """Take the account ``name`` off ``owner``'s list (if it was on it); its name (404 if
         there is no such account)."""
-        other, spelled = await _account(store, name)
+        other, spelled = await open_account(store, name)
         async with store.writing() as conn:
             await conn.execute(self.table.delete().where(self.owner == owner, self.other == other))
         return spelled

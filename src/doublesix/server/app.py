@@ -53,6 +53,7 @@ from doublesix.server.routes import (
     players,
     ratings,
     records,
+    reports,
     seeks,
     tables,
 )
@@ -207,6 +208,7 @@ def create_app(
         ratings,
         challenges,
         seeks,
+        reports,
         health,
     ):
         app.include_router(area.router)

@@ -9,7 +9,6 @@ the Redis list ``ds:lobby:chat`` with several processes.
 
 from __future__ import annotations
 
-import unicodedata
 from collections import deque
 from typing import Protocol
 
@@ -22,6 +21,7 @@ from doublesix.table.commands import Phrase
 from doublesix.table.config import TableConfig
 from doublesix.table.errors import Refusal, TableError
 from doublesix.table.model import JSON
+from doublesix.table.state import printable
 
 KEPT = 50
 """Messages a new lobby socket is sent."""
@@ -33,10 +33,6 @@ RATE = RateLimitItemPerSecond(_config.chat_burst, int(_config.chat_window))
 """Messages one player may write in the lobby per window."""
 
 
-def _printable(text: str) -> bool:
-    return not any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co") for ch in text)
-
-
 def clean_text(text: str) -> str:
     """The message as it is kept; TableError(``chat``, field ``text``) if it may not be."""
     cleaned = text.strip()
@@ -44,7 +40,7 @@ def clean_text(text: str) -> str:
         raise TableError(Refusal.CHAT, "say something (the message is empty)", field="text")
     if len(cleaned) > LENGTH:
         raise TableError(Refusal.CHAT, f"a message is at most {LENGTH} characters", field="text")
-    if not _printable(cleaned):
+    if not printable(cleaned):
         raise TableError(Refusal.CHAT, "no control characters in a message", field="text")
     return cleaned
 

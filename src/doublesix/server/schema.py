@@ -206,3 +206,21 @@ seeks = sa.Table(
 )
 """The players waiting to be paired (``server/seeks.py``): one seek a player, gone once
 paired, withdrawn or left."""
+
+reports = sa.Table(
+    "reports",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("reporter_id", sa.String(64), nullable=False, index=True),
+    sa.Column("reporter_name", sa.String(64), nullable=False),
+    sa.Column("player_id", sa.String(64), nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("reason", sa.String(16), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("table_id", sa.String(32), nullable=True),
+    sa.Column("closed_at", sa.Float, nullable=True),
+    sa.Column("note", sa.Text, nullable=True),
+)
+"""Reports to the site's operator (``server/reports.py``): open until the operator closes
+them with a note."""

@@ -113,8 +113,9 @@ JOINERS = frozenset("\u200c\u200d")
 marks) is refused."""
 
 
-def _printable(text: str) -> bool:
-    """No control, format (but the joiners), surrogate, private-use or line-break character."""
+def printable(text: str) -> bool:
+    """No control, format (but the joiners), surrogate, private-use or line-break character:
+    what a line of chat, at a table or in the lobby, may hold."""
     return not any(
         unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp") and ch not in JOINERS
         for ch in text
@@ -545,7 +546,7 @@ class TableState:
                 f"a message is at most {self.config.chat_length} characters",
                 field="text",
             )
-        if not _printable(cleaned):
+        if not printable(cleaned):
             raise TableError(Refusal.CHAT, "no control characters in a message", field="text")
         return cleaned
 

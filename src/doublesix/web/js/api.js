@@ -65,3 +65,15 @@ export function keepSeat(tableId, seat, token) {
     /* private mode: the seat lasts as long as the page */
   }
 }
+
+/** Our seat at `tableId`, held for us (an accepted challenge, a paired seek): take its token
+ * and go to the table (as a spectator if the seat could not be taken). */
+export async function goSeated(tableId) {
+  try {
+    const r = await post(`/api/tables/${encodeURIComponent(tableId)}/join`, {});
+    keepSeat(tableId, r.seat, r.token);
+  } catch (e) {
+    /* the table page lets us watch */
+  }
+  location.href = `/table/${encodeURIComponent(tableId)}`;
+}

@@ -1,7 +1,7 @@
 // Challenges (VOG's "Herausfordern"): the dialog that sends one, and the toasts of the
 // challenges we sent or were sent, with their countdown. On acceptance both go to the table.
 // A challenge from a name this browser muted (chat.js) is declined unseen.
-import { ApiError, keepSeat, post } from './api.js';
+import { ApiError, goSeated, post } from './api.js';
 import { isMuted } from './chat.js';
 import { clear } from './common.js';
 import { el, lit, t, tx } from './i18n.js';
@@ -228,13 +228,7 @@ let going = false;
 async function goToTable(tableId) {
   if (going) return; // the answer and the socket's frame both say where
   going = true;
-  try {
-    const r = await post(`/api/tables/${encodeURIComponent(tableId)}/join`, {});
-    keepSeat(tableId, r.seat, r.token);
-  } catch (e) {
-    /* the table page lets us watch */
-  }
-  location.href = `/table/${encodeURIComponent(tableId)}`;
+  await goSeated(tableId);
 }
 
 function drop(id) {

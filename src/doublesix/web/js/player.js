@@ -6,6 +6,7 @@ import { botName } from './describe.js';
 import { findPlayerCard } from './find_player.js';
 import { followButton, followingCard, loadFollowing } from './follow.js';
 import { presenceLine } from './player_presence.js';
+import { reportButton } from './report.js';
 import { currentLanguage, el, lit, tattr } from './i18n.js';
 import { VARIANTS, dataTable, pathKey, ratingText } from './ratings.js';
 
@@ -85,6 +86,7 @@ function render(root, page, you, online) {
     onBlockedChange(hide);
     head.append(follow, blockButton(page.name));
   }
+  if (you && you.name !== page.name) head.append(reportButton(page.name)); // guests too
   root.appendChild(head);
   const since = new Date(page.since * 1000).toLocaleDateString(currentLanguage(), { year: 'numeric', month: 'long' });
   root.appendChild(el('p', 'player.since', { date: since }, 'muted player-since'));

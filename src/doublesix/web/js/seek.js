@@ -3,7 +3,7 @@
 // of them seated, and every one of their browsers goes there. The card beside the kinds shows
 // how many seek each one now (the pool, pushed by the lobby socket); while we seek, what we
 // seek, how long we have waited and "Cancel". In a background tab the title says we seek.
-import { api, ApiError, keepSeat, post } from './api.js';
+import { api, ApiError, goSeated, post } from './api.js';
 import { clear } from './common.js';
 import { el, lit, t, tattr, tx } from './i18n.js';
 import { onLobby } from './lobby_socket.js';
@@ -288,13 +288,7 @@ async function goToTable(tableId) {
   state.seek = null;
   state.error = null;
   render();
-  try {
-    const r = await post(`/api/tables/${encodeURIComponent(tableId)}/join`, {});
-    keepSeat(tableId, r.seat, r.token);
-  } catch (e) {
-    /* the table page lets us watch */
-  }
-  location.href = `/table/${encodeURIComponent(tableId)}`;
+  await goSeated(tableId);
 }
 
 function refused(e) {
