@@ -6,8 +6,8 @@ import { ApiError, post } from './api.js';
 import { clear, toast } from './common.js';
 import { el, tattr, tx } from './i18n.js';
 
-export const REASONS = ['abuse', 'cheating', 'spam', 'other'];
-export const TEXT_LIMIT = 500;
+const REASONS = ['abuse', 'cheating', 'spam', 'other'];
+const TEXT_LIMIT = 500;
 
 /** Say why the server refused: in our words for an open report about `name` already, too
  * many today and a text it cannot take (its code `text`, or FastAPI's own checks), else in
@@ -36,9 +36,8 @@ function radio(name, value) {
   return label;
 }
 
-/** The dialog that reports `name` (an account's name) to the site's operator; `table`, the
- * table the report is about, or null. */
-export function openReportDialog(name, table = null) {
+/** The dialog that reports `name` (an account's name) to the site's operator. */
+function openReportDialog(name) {
   const old = document.getElementById('report-dialog');
   if (old) old.remove();
   const dialog = document.createElement('dialog');
@@ -112,7 +111,7 @@ export function openReportDialog(name, table = null) {
     }
     hush();
     send.disabled = true;
-    const body = { name, reason: chosen.value, table };
+    const body = { name, reason: chosen.value, table: null };
     const words = text.value.trim();
     if (words) body.text = words;
     try {
