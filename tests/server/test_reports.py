@@ -8,12 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from doublesix.cli import main
 from doublesix.server import reports, schema
 
 from .server_helpers import TestClient, guest
 from .test_accounts import register, rows
+from .test_seeks import bodies
 
 BOTH = pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 
@@ -104,3 +107,32 @@ def test_the_operator_lists_and_closes_reports(
         "doublesix reports: error: id: no open report 1; nothing changed\n"
     )
     assert report(client).status_code == 201  # closed: Anna may report Ben again
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    body=bodies
+    | st.fixed_dictionaries(
+        {},
+        optional={
+            "name": st.sampled_from(["Ben", "ben", "Anna", ""]) | bodies,
+            "reason": st.sampled_from(["abuse", "other", "ABUSE"]) | bodies,
+            "text": st.text(max_size=600) | bodies,
+            "table": st.none() | st.text(max_size=40) | bodies,
+        },
+    )
+)
+def test_any_body_gets_a_report_or_a_refusal(client: TestClient, body: Any) -> None:
+    """Whatever comes, a report is kept or refused with its reason, and a refusal keeps
+    nothing."""
+    if not rows(client, schema.accounts):
+        register(client, "Ben")
+    before = len(rows(client, schema.reports))
+    guest(client, "Anna")
+    r = client.post("/api/reports", json=body)
+    assert r.status_code in (201, 404, 422), r.text
+    assert len(rows(client, schema.reports)) == before + (r.status_code == 201)
+    if r.status_code != 201:
+        assert r.json()["error"]

@@ -8,7 +8,7 @@ from contextlib import ExitStack
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from doublesix.server.seeks import FILL_SECONDS, Kind, Seek, match, reach, spread, table_of
@@ -297,3 +297,37 @@ def test_rated_seekers_are_accounts_paired_by_rating(lobby: TestClient) -> None:
         assert a.next("seek")["seek"]["rated"] is True
         table_id = seek(lobby, ben, rated=True).json()["table"]
         assert lobby.get(f"/api/tables/{table_id}").json()["rated"] is True
+
+
+bodies = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner),
+    max_leaves=8,
+)
+fields = st.fixed_dictionaries(
+    {},
+    optional={
+        "preset": st.sampled_from(["draw", "kozel", "Draw", ""]) | bodies,
+        "players": st.integers(-1, 6) | bodies,
+        "rated": st.booleans() | bodies,
+    },
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(body=bodies | fields)
+def test_any_body_gets_a_seek_or_a_refusal_with_its_field(lobby: TestClient, body: Any) -> None:
+    name(lobby, "Anna")
+    r = lobby.post("/api/seeks", json=body)
+    assert r.status_code in (201, 422), r.text
+    mine = lobby.get("/api/seeks").json()["seek"]
+    if r.status_code == 201:
+        assert mine is not None and mine["preset"] in ("draw", "kozel")
+    else:
+        assert mine is None and r.json()["error"]
