@@ -153,7 +153,8 @@ def test_a_name_first_a_rated_seek_for_accounts_and_refusals_in_the_card(
     assert visitor.evaluate("document.activeElement.id") == "guest-name"
     assert sought == [] and visitor.locator('#seek[data-state="idle"]').count() == 1
 
-    # A refusal is the server's message, in the card.
+    # A refusal shows in the card: one the card knows in the reader's words, another in the
+    # server's.
     refusal = {"error": "at most 20 seeks a minute", "code": "too_many_seeks"}
 
     def refuse(route: Any) -> None:
@@ -166,9 +167,15 @@ def test_a_name_first_a_rated_seek_for_accounts_and_refusals_in_the_card(
     visitor.fill("#guest-name", person_name("Vera"))  # a name typed is taken as the button goes
     visitor.click("#seek-find")
     error = visitor.locator("#seek-error")
-    error.filter(has_text="at most 20 seeks a minute").wait_for()
-    assert error.inner_text() == "Refused: at most 20 seeks a minute"
+    error.filter(has_text="too often").wait_for()
+    assert error.inner_text() == (
+        "You have asked too often in a minute: wait a moment, then try again."
+    )
     assert visitor.locator('#seek[data-state="idle"]').count() == 1
+    refusal = {"error": "the pool is closed", "code": "closed"}
+    visitor.click("#seek-find")
+    error.filter(has_text="the pool is closed").wait_for()
+    assert error.inner_text() == "Refused: the pool is closed"
     visitor.unroute("**/api/seeks")
 
     # An account may seek a rated game; a guest's lobby counts only the unrated seekers.

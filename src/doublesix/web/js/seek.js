@@ -291,7 +291,13 @@ async function goToTable(tableId) {
   await goSeated(tableId);
 }
 
+/** The refusals a player can meet here, in the reader's words (by their codes); any other
+ * in the server's. */
+const REFUSALS = { too_many_seeks: 'lobby.seek.err.too_many', rated: 'lobby.seek.err.rated' };
+
 function refused(e) {
+  const code = e instanceof ApiError && e.body ? e.body.code : null;
+  if (code && REFUSALS[code]) return [REFUSALS[code], {}];
   return ['lobby.seek.error', { message: e instanceof ApiError ? e.message : String(e.message || e) }];
 }
 
