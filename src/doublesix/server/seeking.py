@@ -72,7 +72,7 @@ class Seeking:
         return seek
 
     async def left(self, player_id: str) -> None:
-        """``player_id`` left the site: its seek goes."""
+        """``player_id`` left the lobby (or the site): its seek goes."""
         if await self.pool.remove(player_id) is not None:
             await self._tell_pool()
 

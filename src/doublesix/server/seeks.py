@@ -6,7 +6,9 @@ one seek at a time. Seekers are paired oldest first: the longest waiting seek ta
 others of its kind that came first (unrated) or whose ratings lie nearest its own (rated).
 A rated group's ratings may lie ``reach(waited)`` apart, a range that widens with the wait of
 its oldest seek, as on lichess's pool: a short wait for a close game, and no player left
-waiting for ever because nobody near their rating is online.
+waiting for ever because nobody near their rating is online. For the same reason a table of
+three or four starts with bots in its empty seats once two seekers have waited a minute for
+the rest. Two players of whom one blocks the other never share a table.
 """
 
 from __future__ import annotations
@@ -73,12 +75,11 @@ class Seek:
         return self.kind.to_json() | {"since": self.since, "waiting": waited}
 
 
-def request(kind: Kind, seekers: int | None = None) -> TableIn:
-    """The table a group of ``seekers`` (default: a full table) of ``kind`` sits at: the
-    preset's rules, a turn's clock, the seekers first, bots in the seats left over."""
-    humans = kind.players if seekers is None else seekers
-    seats = [SeatIn(kind="human")] + [SeatIn(kind="invite") for _ in range(humans - 1)]
-    seats += [SeatIn(kind="bot", bot=FILL_BOT) for _ in range(kind.players - humans)]
+def request(kind: Kind, seekers: int) -> TableIn:
+    """The table a group of ``seekers`` of ``kind`` sits at: the preset's rules, a turn's
+    clock, the seekers first, bots in the seats left over."""
+    seats = [SeatIn(kind="human")] + [SeatIn(kind="invite") for _ in range(seekers - 1)]
+    seats += [SeatIn(kind="bot", bot=FILL_BOT) for _ in range(kind.players - seekers)]
     return TableIn(preset=kind.preset, seats=seats, timer=TIMER, rated=kind.rated)
 
 
