@@ -1,4 +1,5 @@
-"""The lobby of the whole site: who is online, challenges, chat, tables, and whom to tell.
+"""The lobby of the whole site: who is online, challenges, seeks, chat, tables, and whom to
+tell.
 
 ``Lobby`` keeps this process's lobby sockets and, through the ``LobbyBus``,
 hears what every process changed: a player came or went (the online list is
@@ -8,7 +9,8 @@ every socket), a challenge changed (sent to the sockets of the players it
 involves). It also ends the challenges that are due: after
 ``challenges.SECONDS`` (``sweep``), or when their challenger or one of the
 challenged has had no socket anywhere for ``LEAVE_SECONDS`` (a page reload
-is no leaving).
+is no leaving). Its pool of seeks is ``seeking.Seeking``'s; the lobby pairs them at each
+sweep, tells their sockets, and ends the seek of a player who left the lobby.
 """
 
 from __future__ import annotations
