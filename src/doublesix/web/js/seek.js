@@ -161,16 +161,16 @@ function renderIdle(box) {
   if (who && who.account) {
     const rated = document.createElement('label');
     rated.className = 'seek-rated';
-    const box2 = document.createElement('input');
-    box2.type = 'checkbox';
-    box2.id = 'seek-rated';
-    box2.checked = state.rated;
-    box2.addEventListener('change', () => {
-      state.rated = box2.checked;
+    const check = document.createElement('input');
+    check.type = 'checkbox';
+    check.id = 'seek-rated';
+    check.checked = state.rated;
+    check.addEventListener('change', () => {
+      state.rated = check.checked;
       store(RATED, state.rated ? '1' : '0');
       drawCounts();
     });
-    rated.appendChild(box2);
+    rated.appendChild(check);
     rated.appendChild(el('span', 'lobby.seek.rated'));
     actions.appendChild(rated);
     actions.appendChild(el('small', 'lobby.seek.rated_help', {}, 'help seek-rated-help'));
