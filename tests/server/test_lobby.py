@@ -138,7 +138,12 @@ def test_creator_fills_free_seats_with_bots(client: TestClient) -> None:
     for n, level in [(1, "random"), (2, "greedy")]:
         r = client.post(f"/api/tables/{tid}/seats/{n}/bot", json={"bot": level})
         assert r.status_code == 200, r.text
-        assert r.json()["seats"][n] == {"name": f"Bot {n}", "kind": "bot", "bot": level}
+        assert r.json()["seats"][n] == {
+            "name": f"Bot {n}",
+            "kind": "bot",
+            "bot": level,
+            "account": False,
+        }
         assert r.json()["status"] == "open"
     r = client.post(f"/api/tables/{tid}/seats/0/bot", json={"bot": "greedy"})
     assert r.status_code == 409  # the creator's own seat
@@ -210,3 +215,29 @@ def test_pages_and_static_files(make_app: AppFactory, tmp_path: Path) -> None:
         assert client.get("/static/js/app.js").text == "export {};"
         assert client.get("/static/nothing.js").status_code == 404
         assert client.get("/docs").status_code == 404  # it would load from a CDN
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+def test_each_seat_says_whether_its_player_has_an_account(accounts_client: TestClient) -> None:
+    """A table links an account's name to the player's page: its seats say which have one."""
+    client = accounts_client
+    guest(client, "Anna")
+    r = client.post("/api/accounts", json={"name": "Anna", "password": "correct horse"})
+    assert r.status_code == 201, r.text
+    r = client.post(
+        "/api/tables",
+        json={"preset": "draw", "seats": [{"kind": "human"}, {"kind": "open"}, {"kind": "open"}]},
+    )
+    assert r.status_code == 200, r.text
+    tid = r.json()["id"]
+    assert [s["account"] for s in r.json()["seats"]] == [True, False, False]
+    r = client.post(f"/api/tables/{tid}/seats/2/bot", json={"bot": "greedy"})
+    assert r.status_code == 200, r.text
+    guest(client, "Ben")
+    assert client.post(f"/api/tables/{tid}/join", json={}).status_code == 200
+    seats = client.get(f"/api/tables/{tid}").json()["seats"]
+    assert [(s["name"], s["kind"], s["account"]) for s in seats] == [
+        ("Anna", "human", True),
+        ("Ben", "human", False),
+        ("Bot 2", "bot", False),
+    ]

@@ -410,7 +410,19 @@ def test_a_rated_challenge_is_between_accounts(lobby: TestClient) -> None:
         assert r.status_code == 201 and r.json()["rated"] is True
         as_player(lobby, ben)
         table_id = lobby.post(f"/api/challenges/{r.json()['id']}/accept").json()["table"]
-        assert lobby.get(f"/api/tables/{table_id}").json()["rated"] is True
+        table = lobby.get(f"/api/tables/{table_id}").json()
+        assert table["rated"] is True
+        assert [(s["name"], s["account"]) for s in table["seats"]] == [
+            ("Anna", True),
+            ("Ben", True),
+        ]
+        # a guest challenges an account: each seat says which of them has a page
+        r = challenge(lobby, cleo, to=["Anna"])
+        assert r.status_code == 201, r.text
+        as_player(lobby, anna)
+        table_id = lobby.post(f"/api/challenges/{r.json()['id']}/accept").json()["table"]
+        seats = lobby.get(f"/api/tables/{table_id}").json()["seats"]
+        assert [(s["name"], s["account"]) for s in seats] == [("Cleo", False), ("Anna", True)]
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)

@@ -91,7 +91,7 @@ def test_a_rated_range_widens_with_the_oldest_seeks_wait() -> None:
 
 def test_after_a_minute_bots_fill_a_table_two_seekers_found() -> None:
     kind = Kind("kozel", 4, False)
-    anna = Seek("a", "Anna", False, kind, None, NOW)
+    anna = Seek("a", "Anna", True, kind, None, NOW)
     ben = Seek("b", "Ben", False, kind, None, NOW + 20)
     assert match([anna, ben], NOW + 59) == []
     assert match([anna], NOW + 600) == []  # one seeker plays bots from the new-table form
@@ -99,7 +99,7 @@ def test_after_a_minute_bots_fill_a_table_two_seekers_found() -> None:
     table = table_of(group, NOW + 60, seed=7)
     assert [s.number for s in table.seats] == [0, 1, 2, 3]
     humans = [s for s in table.seats if s.kind.value == "human"]
-    assert sorted(str(s.name) for s in humans) == ["Anna", "Ben"]
+    assert sorted((str(s.name), s.account) for s in humans) == [("Anna", True), ("Ben", False)]
     assert all(s.token for s in humans)
     bots = [s for s in table.seats if s.kind.value == "bot"]
     assert [(s.name, s.bot) for s in bots] == [(f"Bot {s.number}", "medium") for s in bots]

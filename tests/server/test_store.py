@@ -7,11 +7,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
 from doublesix.server.schema import leases, metadata
-from doublesix.server.store import Fence, SqlStore, StaleVersionError, database_url
+from doublesix.server.store import (
+    Fence,
+    SqlStore,
+    StaleVersionError,
+    database_url,
+    upgrade_schema,
+)
 from doublesix.table.model import Entry, EventKind, Seat, SeatKind, Table, TableStatus
 
 from .server_helpers import POSTGRES, run_async
@@ -34,7 +41,7 @@ def _table() -> Table:
         rated=False,
         creator="g",
         seats=[
-            Seat(0, SeatKind.HUMAN, None, "g", "Anna", "tok"),
+            Seat(0, SeatKind.HUMAN, None, "g", "Anna", "tok", account=True),
             Seat(1, SeatKind.INVITE, invite="code"),
         ],
         created_at=1.0,
@@ -63,6 +70,55 @@ def test_migrations_make_the_schema(
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_migration_0010_marks_the_seats_and_challenges_of_accounts(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Seats and challenges stored before 0010 learn which players have an account (the
+    inserts name only the columns 0009 had)."""
+    store = _store(backend, tmp_path, request)
+    t = metadata.tables
+    table = _table()
+    players = ("acc", "g")
+
+    async def check() -> tuple[list[Any], list[Any]]:
+        async with store.engine.begin() as conn:
+            await conn.run_sync(upgrade_schema, "0009")
+            await conn.execute(
+                t["accounts"].insert(),
+                {"player_id": "acc", "name": "Anna", "name_key": "anna", "password": "x"}
+                | {"created_at": 1.0, "updated_at": 1.0},
+            )
+            await conn.execute(
+                t["tables"].insert(),
+                {"id": table.id, "preset": table.preset, "ruleset": table.ruleset}
+                | {"seed": table.seed, "status": "open", "hints": False, "version": 0}
+                | {"scores": [0, 0], "created_at": 1.0, "updated_at": 1.0},
+            )
+            for n, player in enumerate(players):
+                await conn.execute(
+                    t["seats"].insert(),
+                    {"table_id": table.id, "seat": n, "kind": "human", "player_id": player},
+                )
+                await conn.execute(
+                    t["challenges"].insert(),
+                    {"id": f"c-{player}", "player_id": player, "name": player, "invited": []}
+                    | {"settings": {}, "status": "open", "created_at": 1.0, "expires_at": 61.0},
+                )
+        await store.migrate()
+        loaded = await store.table(table.id)
+        assert loaded is not None
+        c = t["challenges"].c
+        async with store.engine.connect() as conn:
+            marked = (await conn.execute(sa.select(c.id, c.account).order_by(c.id))).all()
+        await store.close()
+        return [(s.player, s.account) for s in loaded.seats], [tuple(r) for r in marked]
+
+    seats, marked = run_async(check())
+    assert seats == [("acc", True), ("g", False)]
+    assert marked == [("c-acc", True), ("c-g", False)]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_one_writer_per_table(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     store = _store(backend, tmp_path, request)
 
@@ -83,6 +139,7 @@ def test_one_writer_per_table(backend: str, tmp_path: Path, request: pytest.Fixt
         assert loaded is not None
         assert loaded.version == 1 and loaded.seed == 2**61
         assert loaded.seats[1].kind == SeatKind.BOT and loaded.seats[0].token == "tok"
+        assert [s.account for s in loaded.seats] == [True, False]
         assert [e.version for e in await store.events("t1")] == [1]
         assert await store.events("t1", after=1) == []
         assert [t.id for t in await store.tables([TableStatus.OPEN])] == ["t1"]

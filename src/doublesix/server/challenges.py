@@ -23,6 +23,7 @@ from doublesix.server.errors import CommandError
 from doublesix.server.lobby import MAX_TIMER, SeatIn, TableIn, new_table, seated_table
 from doublesix.server.presence import OnlinePlayer
 from doublesix.server.store import Guest
+from doublesix.table.commands import Player
 from doublesix.table.model import JSON, Table
 
 SECONDS = 60.0
@@ -97,6 +98,8 @@ class Challenge:
     player: str
     """The challenger's id."""
     name: str
+    account: bool
+    """The challenger has an account."""
     invited: list[Invited]
     settings: JSON
     """The table's settings: ``TableIn``'s fields as the challenge gave them."""
@@ -234,6 +237,7 @@ def new_challenge(
         id=secrets.token_hex(8),
         player=challenger.id,
         name=challenger.name,
+        account=challenger.account,
         invited=invited,
         settings=settings,
         created_at=now,
@@ -245,8 +249,8 @@ def table_of(challenge: Challenge, now: float, seed: int) -> Table:
     """The table of an accepted challenge: every challenged player in their seat, so that it
     starts at once."""
     body = ChallengeIn(to=[i.name for i in challenge.invited], **challenge.settings)
-    creator = Guest(challenge.player, challenge.name, challenge.created_at)
-    others = [(i.id, i.name) for i in challenge.invited]
+    creator = Guest(challenge.player, challenge.name, challenge.created_at, challenge.account)
+    others = [Player(i.id, i.name, i.account) for i in challenge.invited]
     return seated_table(table_request(body, len(challenge.invited)), creator, others, now, seed)
 
 

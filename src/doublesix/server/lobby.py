@@ -16,6 +16,7 @@ from doublesix.names import bot_name
 from doublesix.rules.ruleset import PRESETS, Ruleset, RulesetError, preset
 from doublesix.server.errors import CommandError
 from doublesix.server.store import Guest
+from doublesix.table.commands import Player
 from doublesix.table.model import JSON, Seat, SeatKind, Table, TableStatus
 
 TARGETS = (50, 100, 150)
@@ -124,7 +125,11 @@ def new_table(body: TableIn, creator: Guest, now: float, seed: int) -> Table:
             "seats", "seat 0 is the creator's: its kind is human", field="seats", status=422
         )
     levels = available_bots()
-    seats = [Seat(0, SeatKind.HUMAN, None, creator.id, creator.name, new_token())]
+    seats = [
+        Seat(
+            0, SeatKind.HUMAN, None, creator.id, creator.name, new_token(), account=creator.account
+        )
+    ]
     for n, seat in enumerate(asked[1:], 1):
         if seat.kind == "bot":
             level = seat.bot or "greedy"
@@ -157,13 +162,13 @@ def new_table(body: TableIn, creator: Guest, now: float, seed: int) -> Table:
 
 
 def seated_table(
-    body: TableIn, creator: Guest, others: Sequence[tuple[str, str]], now: float, seed: int
+    body: TableIn, creator: Guest, others: Sequence[Player], now: float, seed: int
 ) -> Table:
-    """The table ``body`` asks for with ``creator`` at seat 0 and ``others`` (ids and names) in
-    the seats after it, held for them (``body``'s ``invite`` seats): it starts at once."""
+    """The table ``body`` asks for with ``creator`` at seat 0 and ``others`` in the seats
+    after it, held for them (``body``'s ``invite`` seats): it starts at once."""
     table = new_table(body, creator, now, seed)
-    for n, (player, name) in enumerate(others, 1):
-        table.seats[n] = Seat(n, SeatKind.HUMAN, None, player, name, new_token())
+    for n, p in enumerate(others, 1):
+        table.seats[n] = Seat(n, SeatKind.HUMAN, None, p.id, p.name, new_token(), account=p.account)
     return table
 
 
@@ -195,7 +200,10 @@ def table_json(table: Table, viewer: str | None = None) -> JSON:
         "id": table.id,
         "preset": table.preset,
         "ruleset": table.ruleset,
-        "seats": [{"name": s.name, "kind": s.kind.value, "bot": s.bot} for s in table.seats],
+        "seats": [
+            {"name": s.name, "kind": s.kind.value, "bot": s.bot, "account": s.account}
+            for s in table.seats
+        ],
         "status": table.status.value,
         "timer": table.timer,
         "hints": table.hints,

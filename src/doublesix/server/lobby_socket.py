@@ -118,7 +118,9 @@ async def lobby_socket(ws: WebSocket) -> None:
                             Refusal.CHAT, "choose a name before you chat", field="name"
                         )
                     await server.chat.check(player.id)
-                    await lobby.chat(Player(player.id, player.name), frame.text, frame.phrase)
+                    await lobby.chat(
+                        Player(player.id, player.name, player.account), frame.text, frame.phrase
+                    )
                 except TableError as e:
                     conn.send(error_frame(e))
     except WebSocketDisconnect:

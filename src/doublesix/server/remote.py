@@ -36,8 +36,8 @@ class TableLink(Protocol):
         ...
 
 
-def _player(player: Player | None) -> list[str] | None:
-    return None if player is None else [player.id, player.name]
+def _player(player: Player | None) -> list[str | bool] | None:
+    return None if player is None else [player.id, player.name, player.account]
 
 
 def encode(request: Request) -> tuple[str, JSON]:

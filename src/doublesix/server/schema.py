@@ -76,6 +76,7 @@ seats = sa.Table(
     sa.Column("name", sa.String(64), nullable=True),
     sa.Column("token", sa.String(64), nullable=True),
     sa.Column("invite", sa.String(32), nullable=True),
+    sa.Column("account", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.UniqueConstraint("token", name="uq_seats_token"),
 )
 
@@ -184,6 +185,7 @@ challenges = sa.Table(
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("player_id", sa.String(64), nullable=False, index=True),
     sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("account", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("invited", sa.JSON, nullable=False),
     sa.Column("settings", sa.JSON, nullable=False),
     sa.Column("status", sa.String(16), nullable=False, index=True),

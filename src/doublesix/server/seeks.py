@@ -23,6 +23,7 @@ from doublesix.names import bot_name
 from doublesix.server.errors import CommandError
 from doublesix.server.lobby import SeatIn, TableIn, new_table, seated_table
 from doublesix.server.store import Guest
+from doublesix.table.commands import Player
 from doublesix.table.model import JSON, Seat, SeatKind, Table
 
 TIMER = 60.0
@@ -190,7 +191,7 @@ def table_of(group: Sequence[Seek], now: float, seed: int) -> Table:
     table = seated_table(
         request(first.kind, len(group)),
         Guest(first.player, first.name, now, first.account),
-        [(s.player, s.name) for s in group[1:]],
+        [Player(s.player, s.name, s.account) for s in group[1:]],
         now,
         seed,
     )

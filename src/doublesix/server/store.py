@@ -120,11 +120,12 @@ def database_url(url: str | None) -> str:
     return url
 
 
-def _upgrade(connection: Connection) -> None:
+def upgrade_schema(connection: Connection, revision: str = "head") -> None:
+    """Run the migrations up to ``revision`` on ``connection``."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
-    command.upgrade(config, "head")
+    command.upgrade(config, revision)
 
 
 class SqlStore:
@@ -170,7 +171,7 @@ class SqlStore:
 
     async def migrate(self) -> None:
         async with self.writing() as conn:
-            await conn.run_sync(_upgrade)
+            await conn.run_sync(upgrade_schema)
 
     async def close(self) -> None:
         if self._flusher is not None:
@@ -291,7 +292,16 @@ class SqlStore:
         by_table: dict[str, list[Seat]] = {i: [] for i in ids}
         for r in seat_rows:
             by_table[r.table_id].append(
-                Seat(r.seat, SeatKind(r.kind), r.bot, r.player_id, r.name, r.token, r.invite)
+                Seat(
+                    r.seat,
+                    SeatKind(r.kind),
+                    r.bot,
+                    r.player_id,
+                    r.name,
+                    r.token,
+                    r.invite,
+                    r.account,
+                )
             )
         return [
             Table(
@@ -498,6 +508,7 @@ async def _write_seats(conn: AsyncConnection, table: Table) -> None:
                 "name": seat.name,
                 "token": seat.token,
                 "invite": seat.invite,
+                "account": seat.account,
             }
             for seat in table.seats
         ],

@@ -195,7 +195,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         )
         return
     guest = await player_of(server, ws.cookies)
-    player = None if guest is None else commands.Player(guest.id, guest.name)
+    player = None if guest is None else commands.Player(guest.id, guest.name, guest.account)
     socket = Socket(table_id, f"{server.manager.process}/{uuid.uuid4().hex}", Connection(seat))
     lobby: Lobby = ws.app.state.lobby
     async with lobby.present(guest, None if seat is None else table_id):  # who is online

@@ -17,10 +17,12 @@ from doublesix.tiles import Tile
 
 @dataclass(frozen=True)
 class Player:
-    """Who asks: a player's id and the name shown at the table."""
+    """Who asks: a player's id, the name shown at the table, and whether it is an
+    account's."""
 
     id: str
     name: str
+    account: bool = False
 
 
 class Phrase(StrEnum):

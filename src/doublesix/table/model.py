@@ -85,6 +85,8 @@ class Seat:
     """The seat's secret: a socket that says hello with it plays for this seat."""
     invite: str | None = None
     """The code that lets its invited player take the seat (``SeatKind.INVITE``)."""
+    account: bool = False
+    """Its player has an account (a page of their own), as they sat down."""
 
     @property
     def free(self) -> bool:

@@ -306,7 +306,15 @@ class TableState:
         seat = self._free_seat(cmd.seat, cmd.invite)
         token = cmd.token
         self._seat(
-            Seat(seat.number, SeatKind.HUMAN, None, cmd.player.id, cmd.player.name, token),
+            Seat(
+                seat.number,
+                SeatKind.HUMAN,
+                None,
+                cmd.player.id,
+                cmd.player.name,
+                token,
+                account=cmd.player.account,
+            ),
             now,
             out,
         )
@@ -695,6 +703,7 @@ class TableState:
         shared = shared_json(self.info(), self.game, seen, ready, deadline, self.away())
         return shared | {
             "bots": [s.bot for s in self.table.seats],
+            "accounts": [s.account for s in self.table.seats],
             "chat": [chat_message(e) for e in self.chat],
             "rematch": {
                 "agreed": sorted(self.rematch),

@@ -116,7 +116,9 @@ async def join(table_id: str, body: JoinIn, srv: ServerDep, who: GuestDep) -> di
     if await table_rated(srv, table_id):
         await check_rated_seat(srv, who.id)
     seat, token = await host.submit(
-        commands.Join(commands.Player(who.id, who.name), new_token(), body.seat, body.invite)
+        commands.Join(
+            commands.Player(who.id, who.name, who.account), new_token(), body.seat, body.invite
+        )
     )
     return {"seat": seat, "token": token}
 

@@ -36,8 +36,9 @@ function radio(name, value) {
   return label;
 }
 
-/** The dialog that reports `name` (an account's name) to the site's operator. */
-function openReportDialog(name) {
+/** The dialog that reports `name` (an account's name) to the site's operator; `table`: the
+ * table it happened at, if any. */
+export function openReportDialog(name, table = null) {
   const old = document.getElementById('report-dialog');
   if (old) old.remove();
   const dialog = document.createElement('dialog');
@@ -111,7 +112,7 @@ function openReportDialog(name) {
     }
     hush();
     send.disabled = true;
-    const body = { name, reason: chosen.value, table: null };
+    const body = { name, reason: chosen.value, table };
     const words = text.value.trim();
     if (words) body.text = words;
     try {

@@ -2,8 +2,9 @@
 import { drawLine } from '../board.js';
 import { clear } from '../common.js';
 import { playerName, sideOf } from '../describe.js';
-import { el, lit, tx } from '../i18n.js';
+import { el, tx } from '../i18n.js';
 import { parseTile, tileName, tileSVG } from '../tiles.js';
+import { seatName } from './seat_menu.js';
 import { $, isTurn, movesFor, mySeat, myTurn, positionOf, revealed, seatCount, seatNames, state } from './state.js';
 
 export function renderSeats() {
@@ -27,7 +28,7 @@ function seatPanel(s, pos) {
   if (v.ruleset.pairs && mySeat() !== null && sideOf(v.ruleset, s) === sideOf(v.ruleset, mySeat())) panel.classList.add('partner');
   const head = document.createElement('div');
   head.className = 'seat-head';
-  head.appendChild(lit('span', playerName(seatNames(), s), 'name'));
+  head.appendChild(seatName(s, playerName(seatNames(), s)));
   if (v.ruleset.pairs && mySeat() !== null && s !== mySeat() && sideOf(v.ruleset, s) === sideOf(v.ruleset, mySeat())) {
     head.appendChild(el('span', 'seat.partner', {}, 'badge'));
   }
