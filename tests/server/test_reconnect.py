@@ -11,6 +11,8 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from doublesix.rules.record import replay
+from doublesix.server.remote import decode, encode
+from doublesix.table import commands
 
 from .server_helpers import AppFactory, Socket, TestClient, human_table, play_out
 
@@ -224,3 +226,40 @@ def test_a_table_everyone_left_is_played_to_its_end(make_app: AppFactory) -> Non
             time.sleep(0.05)
         record = client.get(f"/api/games/{table_id}/record").json()
         assert replay(record).finished
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+def test_a_player_who_leaves_is_played_for_at_once_and_may_come_back(
+    make_app: AppFactory,
+) -> None:
+    """A ``leave`` frame: no grace period to wait out (here ten minutes), the table says who
+    left, a bot plays the seat's turns, and the player's next socket takes the seat back."""
+    with TestClient(make_app(grace_seconds=600.0, bot_delay=0.05)) as client:
+        table_id, tokens = human_table(client, "block", 2, target=500)
+        with ExitStack() as stack:
+            a, b = (Socket(client, stack, table_id, t) for t in tokens)
+            a.all_here()
+            watcher = Socket(client, stack, table_id, None)
+            watcher.send({"type": "leave"})
+            assert watcher.error()["code"] == "spectator"
+            b.send({"type": "leave"})
+            assert a.update()["events"] == [{"seat": 1, "leave": True}]
+            [gone] = a.receive_presence()["away"]
+            assert gone["seat"] == 1 and gone["bot"] is True and gone["left"] is True
+            b.close()
+            while a.view["turn"] != 1:  # Anna plays until it is Ben's turn: his bot moves
+                assert a.view["status"] == "playing"
+                a.play(a.view["legal"][0])
+                a.update()
+            events = a.update()["events"]
+            assert events[0] == {"seat": 1, "away": True}, events
+            assert events[1]["seat"] == 1 and ("play" in events[1] or "pass" in events[1])
+            b = Socket(client, stack, table_id, tokens[1], since=b)
+            assert a.receive_presence()["away"] == []
+            assert b.view["seat"] == 1 and b.away == []
+
+
+def test_leaving_and_an_accounts_seat_cross_to_a_table_in_another_process() -> None:
+    anna = commands.Player("p", "Anna", account=True)
+    for command in (commands.Leave(1), commands.Join(anna, "token", None, None)):
+        assert decode(*encode(command)) == command

@@ -260,13 +260,61 @@ def test_an_away_player_gets_a_grace_period_then_a_stand_in() -> None:
     assert state.away() == [] and state.wake_at() is None
     seat = mover(state)
     state.apply(commands.Disconnect("ab"[seat]), 10.0)
-    assert state.away() == [{"seat": seat, "since": 10.0, "until": 70.0, "bot": False}]
+    assert state.away() == [
+        {"seat": seat, "since": 10.0, "until": 70.0, "bot": False, "left": False}
+    ]
     assert state.wake_at() == 70.0
     out = state.apply(commands.Tick(), 70.0)
     assert Announce() in out.effects and state.away()[0]["bot"] is True
     assert out.think is not None and out.think.stand == Stand.AWAY and out.think.delay == 0.5
     back = state.apply(commands.Connect("again", seat, since=0), 71.0)
     assert back.think is None and state.away() == []  # its player plays again
+
+
+def test_a_player_who_leaves_has_a_stand_in_at_once_until_they_come_back() -> None:
+    state = started(TableConfig(grace_seconds=60.0, bot_delay=0.5, resume_events=1000))
+    state.apply(commands.Connect("a", 0), 2.0)
+    state.apply(commands.Connect("a2", 0), 2.0)  # Anna in two tabs: leaving frees both
+    state.apply(commands.Connect("b", 1), 2.0)
+    seat = mover(state)
+    out = state.apply(commands.Leave(seat), 5.0)
+    [entry] = out.entries
+    assert entry.kind == EventKind.LEAVE and entry.seat == seat
+    assert entry_events(entry, 1 - seat) == [{"seat": seat, "leave": True}]
+    assert Announce() in out.effects
+    assert state.away() == [{"seat": seat, "since": 5.0, "until": 65.0, "bot": True, "left": True}]
+    assert out.think is not None and out.think.seat == seat and out.think.stand == Stand.AWAY
+    assert state.apply(commands.Leave(seat), 6.0).entries == []  # once is enough
+    for socket in ("a", "a2") if seat == 0 else ("b",):  # its sockets hold the seat no more
+        state.apply(commands.Disconnect(socket), 7.0)
+    assert state.away()[0]["since"] == 5.0
+
+    # A server that restarts rebuilds the stand-in from the log.
+    rebuilt = TableState.rebuild(
+        copy.deepcopy(state.table), list(state.recent), state.config, LEVELS, 30.0
+    )
+    assert seat in rebuilt.stand_in and seat in rebuilt.left
+    thought = rebuilt.think()
+    assert thought is not None and thought.stand == Stand.AWAY
+
+    back = state.apply(commands.Connect("again", seat), 40.0)  # the player opens the table again
+    assert back.think is None and state.away() == [] and state.left == set()
+
+
+def test_leaving_is_for_a_seated_player_while_the_game_is_on() -> None:
+    waiting = open_state()
+    with pytest.raises(TableError) as e:
+        waiting.apply(commands.Leave(0), 1.0)
+    assert e.value.code == Refusal.NOT_STARTED
+    state = started()
+    before = frozen(state)
+    with pytest.raises(TableError) as e:
+        state.apply(commands.Leave(None), 2.0)
+    assert e.value.code == Refusal.SPECTATOR and frozen(state) == before
+    play_to_the_end(state)
+    with pytest.raises(TableError) as e:
+        state.apply(commands.Leave(0), 99.0)
+    assert e.value.code == Refusal.FINISHED
 
 
 def test_a_table_everyone_left_closes_and_an_unfilled_one_expires() -> None:

@@ -64,7 +64,21 @@ class RematchFrame:
     agree: bool = True
 
 
-Frame = Hello | PlayFrame | StraightenFrame | ContinueFrame | HintFrame | ChatFrame | RematchFrame
+@dataclass(frozen=True)
+class LeaveFrame:
+    pass
+
+
+Frame = (
+    Hello
+    | PlayFrame
+    | StraightenFrame
+    | ContinueFrame
+    | HintFrame
+    | ChatFrame
+    | RematchFrame
+    | LeaveFrame
+)
 
 
 def bad(message: str) -> TableError:
@@ -106,6 +120,8 @@ def parse_frame(text: str | None) -> Frame:
         if not isinstance(agree, bool):
             raise bad('"agree" must be true or false')
         return RematchFrame(agree)
+    if kind == "leave":
+        return LeaveFrame()
     raise bad(f"unknown frame type {kind!r}")
 
 

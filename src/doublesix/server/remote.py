@@ -63,6 +63,8 @@ def encode(request: Request) -> tuple[str, JSON]:
             return "chat", {"seat": seat, "player": _player(player), "text": text, "phrase": said}
         case commands.Rematch(seat=seat, agree=agree):
             return "rematch", {"seat": seat, "agree": agree}
+        case commands.Leave(seat=seat):
+            return "leave", {"seat": seat}
         case commands.Connect(socket=socket, seat=seat, since=since):
             return "connect", {"socket": socket, "seat": seat, "since": since}
         case commands.Disconnect(socket=socket):
@@ -98,6 +100,8 @@ def decode(op: str, args: JSON) -> Request:
             return commands.Chat(args["seat"], player, args["text"], phrase)
         case "rematch":
             return commands.Rematch(args["seat"], args["agree"])
+        case "leave":
+            return commands.Leave(args["seat"])
         case "connect":
             return commands.Connect(args["socket"], args["seat"], args["since"])
         case "disconnect":

@@ -28,6 +28,7 @@ from doublesix.server.incoming import (
     Frame,
     Hello,
     HintFrame,
+    LeaveFrame,
     PlayFrame,
     RematchFrame,
     StraightenFrame,
@@ -304,6 +305,8 @@ async def _handle(
             await _submit(server, table_id, commands.Chat(seat, player, text, phrase))
         case RematchFrame(agree=agree):
             await _submit(server, table_id, commands.Rematch(seat, agree))
+        case LeaveFrame():
+            await _submit(server, table_id, commands.Leave(seat))
         case HintFrame():
             if seat is None:
                 raise TableError(Refusal.SPECTATOR, "hints are for the seat to move")

@@ -103,6 +103,14 @@ class Rematch:
 
 
 @dataclass(frozen=True)
+class Leave:
+    """``seat``'s player leaves the game: a bot plays for the seat from now on, with no grace
+    period to wait out, until the player opens the table again."""
+
+    seat: int | None
+
+
+@dataclass(frozen=True)
 class RematchOpened:
     """The shell made the rematch's table ``table``."""
 
@@ -161,6 +169,7 @@ Command = (
     | Continue
     | Chat
     | Rematch
+    | Leave
     | RematchOpened
     | BotMove
     | Connect

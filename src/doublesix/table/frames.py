@@ -51,6 +51,8 @@ def entry_events(entry: Entry, viewer: Viewer) -> list[JSON]:
         return [{"seat": seat, "rematch": data["agree"]}]
     if kind == EventKind.CLOSE:
         return [{"close": data["reason"]}]
+    if kind == EventKind.LEAVE:
+        return [{"seat": seat, "leave": True}]
     raise ValueError(f"entry {entry.version} ({kind}) has no update events")
 
 

@@ -48,6 +48,8 @@ class EventKind(StrEnum):
     CHAT = "chat"
     REMATCH = "rematch"
     CLOSE = "close"
+    LEAVE = "leave"
+    """A seat's player left the game: a bot plays for the seat until they come back."""
 
 
 GAME_KINDS = frozenset({EventKind.START, EventKind.PLAY, EventKind.STRAIGHTEN, EventKind.CONTINUE})

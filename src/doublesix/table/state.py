@@ -140,6 +140,8 @@ class TableState:
         """The sockets of human seats, wherever they are: each one's key and seat."""
         self.stand_in: set[int] = set()
         """Away seats past their grace period: a bot plays for them until they are back."""
+        self.left: set[int] = set()
+        """Stand-in seats whose players said they were leaving (``commands.Leave``)."""
         self.late: int | None = None
         """The version at which the seat to move ran out of time, while its move is found."""
         self.game_version = 0
@@ -214,6 +216,9 @@ class TableState:
                 self._answer_rematch(entry.seat, data["agree"])
         elif kind == EventKind.CLOSE:
             self.closed = CloseReason(data["reason"])
+        elif kind == EventKind.LEAVE:
+            assert entry.seat is not None
+            self._stand_in_for(entry.seat, entry.at)
         if made is not None and data.get("events") != made:
             raise ValueError(f"table {self.table.id}: entry {entry.version} replays differently")
         if kind in GAME_KINDS:
@@ -251,6 +256,8 @@ class TableState:
                 self._chat(command, now, out)
             case commands.Rematch():
                 self._rematch(command, now, out)
+            case commands.Leave():
+                self._leave(command.seat, now, out)
             case commands.RematchOpened():
                 if self.rematch_table is None:
                     self.rematch_table = command.table
@@ -576,14 +583,34 @@ class TableState:
         (self.rematch if agree else self.declined).add(seat)
         (self.declined if agree else self.rematch).discard(seat)
 
+    def _leave(self, seat: int | None, now: float, out: Outcome) -> None:
+        """``seat``'s player leaves the game on: a bot plays for the seat at once. Its sockets
+        no longer hold it, so that the player's next one takes the seat back."""
+        if seat is None:
+            raise TableError(Refusal.SPECTATOR, "only a seated player leaves the game")
+        self._playing()
+        if seat in self.left:
+            return
+        for socket in [key for key, held in self.sockets.items() if held == seat]:
+            del self.sockets[socket]
+        self._stand_in_for(seat, now)
+        self._log(out, EventKind.LEAVE, seat, {}, now)
+        out.effects.append(Announce())
+
+    def _stand_in_for(self, seat: int, now: float) -> None:
+        self.gone[seat] = now
+        self.stand_in.add(seat)
+        self.left.add(seat)
+
     def _hold(self, socket: str, seat: int, out: Outcome) -> None:
-        """A socket of ``seat`` is here: its player is back, if it was away."""
+        """A socket of ``seat`` is here: its player is back, if it was away or had left."""
         if self.table.seats[seat].kind != SeatKind.HUMAN:
             return
         self.sockets[socket] = seat
         if seat in self.gone:
             del self.gone[seat]
             self.stand_in.discard(seat)
+            self.left.discard(seat)
             out.effects.append(Announce())
 
     def _release(self, socket: str, now: float, out: Outcome) -> None:
@@ -663,12 +690,14 @@ class TableState:
 
     def away(self) -> list[JSON]:
         """The human seats without a socket while the game is on: since when, until when the
-        seat is kept (seconds since the epoch), and whether a bot plays for it by now."""
+        seat is kept (seconds since the epoch), whether a bot plays for it by now, and whether
+        its player said they were leaving."""
         if self.table.status != TableStatus.PLAYING:
             return []
         grace = self.config.grace_seconds
         return [
-            {"seat": seat, "since": since, "until": since + grace, "bot": seat in self.stand_in}
+            {"seat": seat, "since": since, "until": since + grace}
+            | {"bot": seat in self.stand_in, "left": seat in self.left}
             for seat, since in sorted(self.gone.items())
         ]
 

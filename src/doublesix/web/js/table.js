@@ -12,6 +12,7 @@ import { connect } from './table/connection.js';
 import { askHint, bendAt, cancel, onKey, playSelected, straighten } from './table/controls.js';
 import { freshTiles, renderBoard, renderBoneyard, renderSeats, renderStatus } from './table/felt.js';
 import { renderHand, renderHint, renderMe } from './table/hand.js';
+import { leaveButton, leaveRefused, leftIn, renderLeave } from './table/leave.js';
 import { announce, clearNotes } from './table/notes.js';
 import { followRematch } from './table/rematch.js';
 import { renderLog, renderPad } from './table/side.js';
@@ -35,6 +36,7 @@ function render(fresh = new Map()) {
   renderBoneyard();
   renderStatus();
   renderMe();
+  renderLeave();
   renderHand();
   renderPad();
   renderLog();
@@ -70,6 +72,7 @@ function accept(view, events) {
   followRematch(events);
   announce(events);
   heard(prev, view, events);
+  leftIn(events);
 }
 
 const socket = {
@@ -87,6 +90,7 @@ const socket = {
   chat: heardChat,
   error(msg) {
     if (msg.code === 'stale') return;
+    leaveRefused();
     if (msg.code === 'chat') {
       chatRefused(msg);
       return;
@@ -140,6 +144,7 @@ async function main() {
   tx($('hint'), 'table.hint');
   tattr($('board'), 'aria-label', 'table.board');
   scoresDrawer();
+  leaveButton();
   $('hint').addEventListener('click', askHint);
   document.addEventListener('keydown', onKey);
   document.addEventListener('contextmenu', (ev) => {

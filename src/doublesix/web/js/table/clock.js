@@ -26,7 +26,8 @@ function tickAway() {
       continue;
     }
     if (away.bot) {
-      if (node.dataset.i18n !== 'seat.away_bot') tx(node, 'seat.away_bot');
+      const key = away.left ? 'seat.left_bot' : 'seat.away_bot';
+      if (node.dataset.i18n !== key) tx(node, key);
       continue;
     }
     const time = mmss(Math.max(0, Math.ceil(away.until - now)));

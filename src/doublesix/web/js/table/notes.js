@@ -43,7 +43,12 @@ export function announce(events) {
       const key = e.timeout ? 'ev.timeout' : 'ev.away';
       const params = { name: playerName(seatNames(), e.seat) };
       bubble(e.seat, key, params);
-      toast(key, params, 'event');
+      // A player who left was told of once (`leave`): their bot's moves need no toast each.
+      if (!(e.away && (v.away || []).some((a) => a.seat === e.seat && a.left))) toast(key, params, 'event');
+    } else if (e.leave && e.seat !== mySeat()) {
+      const params = { name: playerName(seatNames(), e.seat) };
+      bubble(e.seat, 'ev.left', params);
+      toast('ev.left', params, 'event');
     } else if (e.pass !== undefined) {
       const [key, params] = eventText(e, seatNames(), v.ruleset);
       bubble(e.seat, key, params);
