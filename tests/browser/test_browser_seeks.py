@@ -193,3 +193,30 @@ def test_a_name_first_a_rated_seek_for_accounts_and_refusals_in_the_card(
     cleo.click("#seek-cancel")
     cleo.wait_for_selector('#seek[data-state="idle"]')
     assert cleo.locator("#seek-rated").is_checked()  # remembered for the next seek
+
+
+def test_a_seeker_seated_in_another_tab_is_told_why_and_where(new_context: Any) -> None:
+    """The pool pairs a player only while free: seated at a table in another tab, the card
+    says so with a link to that table, and the note goes once the tab is closed."""
+    a_name = person_name("Anna")
+    context = new_context()
+    lobby = context.new_page()
+    as_guest(lobby, a_name)
+    table = context.new_page()  # a second tab: a table against a bot, playing
+    table.goto("/")
+    table.select_option("#preset", "draw")
+    table.select_option("#players", "2")
+    table.select_option("#seat-1", "bot:random")
+    table.click("#create-table")
+    table.wait_for_url("**/table/**")
+    table.wait_for_selector("#hand .hand-tile")
+    table_id = table.url.split("/table/")[1].split("?")[0]
+
+    seek(lobby, "kozel-4")
+    note = lobby.locator("#seek-seated")
+    note.wait_for()
+    assert note.inner_text().startswith("You are seated at a table: you get a seat here")
+    assert note.locator("a").get_attribute("href") == f"/table/{table_id}"
+    table.close()  # free: the note goes, and the seek waits on
+    note.wait_for(state="detached", timeout=15000)
+    assert lobby.locator('#seek[data-state="seeking"]').count() == 1

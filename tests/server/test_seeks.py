@@ -142,6 +142,7 @@ def test_two_seekers_of_a_kind_are_seated_at_one_table(lobby: TestClient) -> Non
             "rated": False,
             "since": 0,
             "waiting": 0.0,
+            "seated": None,
         }
         made = a.next("seek")
         assert made["seek"]["preset"] == "draw" and made["table"] is None
@@ -240,16 +241,21 @@ def test_a_seated_seeker_waits_until_free(lobby: TestClient) -> None:
     with ExitStack() as stack:
         a, b = Lobby(lobby, stack, anna), Lobby(lobby, stack, ben)
         as_player(lobby, anna)
-        seat = lobby.websocket_connect(f"/ws/table/{table['id']}")
-        seated = seat.__enter__()
+        at_table = ExitStack()  # her table's socket, closed when she leaves it
+        stack.callback(at_table.close)
+        seated = at_table.enter_context(lobby.websocket_connect(f"/ws/table/{table['id']}"))
         seated.send_json({"type": "hello", "token": table["token"], "since": None})
         assert seated.receive_json()["type"] == "snapshot"
         b.until_online({"Anna", "Ben"})
         while b.players[0]["status"] != "seated":
             b.next("online")
-        seek(lobby, anna)
+        # her card says why she waits, and where she sits
+        assert seek(lobby, anna).json()["seek"]["seated"] == table["id"]
+        assert a.next("seek")["seek"]["seated"] == table["id"]
+        as_player(lobby, anna)
+        assert lobby.get("/api/seeks").json()["seek"]["seated"] == table["id"]
         assert seek(lobby, ben).json()["table"] is None  # Anna plays elsewhere
-        seat.__exit__(None, None, None)
+        at_table.close()
         table_id = paired(a)  # the sweep pairs them once she is free
         assert paired(b) == table_id
 

@@ -17,7 +17,7 @@ from doublesix.server.account_lists import BLOCKS
 from doublesix.server.errors import CommandError
 from doublesix.server.lobby_bus import LobbyBus
 from doublesix.server.manager import TableManager
-from doublesix.server.presence import Presence
+from doublesix.server.presence import OnlinePlayer, Presence
 from doublesix.server.rating_store import shown_ratings
 from doublesix.server.requests import Describe
 from doublesix.server.seek_sql import Pool
@@ -43,6 +43,8 @@ class Seeking:
         self.pool, self.manager, self.settings = pool, manager, settings
         self.presence, self.bus = presence, bus
         self._made = MovingWindows()
+        self._seated: dict[str, str | None] = {}
+        """The table each seeker was last told it sits at (``_tell_seated``)."""
 
     async def seek(self, body: SeekIn, who: Guest) -> str | None:
         """``who`` seeks what ``body`` asks (in place of what it sought before); the table
@@ -59,7 +61,8 @@ class Seeking:
             rating = (await shown_ratings(self.pool.store, [who.id]))[who.id][family].rating
         seek = Seek(who.id, who.name, who.account, kind, rating, now)
         await self.pool.put(seek)
-        self._tell(seek.player, seek)
+        seated = self._seated[who.id] = _seated_at(await self.presence.online(), seek)
+        self._tell(seek.player, seek, seated=seated)
         await self._tell_pool()
         return (await self.pair()).get(who.id)
 
@@ -78,7 +81,9 @@ class Seeking:
 
     async def mine(self, player_id: str) -> JSON | None:
         seek = await self.pool.get(player_id)
-        return None if seek is None else seek.public(self.settings.clock())
+        if seek is None:
+            return None
+        return seek.public(self.settings.clock(), _seated_at(await self.presence.online(), seek))
 
     async def counts(self) -> list[JSON]:
         return pool(await self.pool.seeks())
@@ -90,10 +95,13 @@ class Seeking:
         """Make the tables of the groups the pool holds now: the table of each seeker
         paired."""
         waiting = await self.pool.seeks()
-        if len(waiting) < 2:
+        if not waiting:
             return {}
         now = self.settings.clock()
         online = await self.presence.online()
+        self._tell_seated(waiting, online)
+        if len(waiting) < 2:
+            return {}
         free = {p.id for p in online.values() if p.lobby and not p.tables}
         busy = frozenset(s.player for s in waiting if s.player not in free)
         apart = await BLOCKS.among(self.pool.store, [s.player for s in waiting if s.account])
@@ -112,9 +120,32 @@ class Seeking:
             await self._tell_pool()
         return paired
 
-    def _tell(self, player_id: str, seek: Seek | None, table: str | None = None) -> None:
-        shown = None if seek is None else seek.public(self.settings.clock())
+    def _tell_seated(self, waiting: list[Seek], online: dict[str, OnlinePlayer]) -> None:
+        """Tell each seeker whose table it sits at now, when that changed: a player seated
+        in another tab waits, and the card says why."""
+        for seek in waiting:
+            seated = _seated_at(online, seek)
+            if self._seated.get(seek.player) != seated:
+                self._seated[seek.player] = seated
+                self._tell(seek.player, seek, seated=seated)
+        for gone in self._seated.keys() - {s.player for s in waiting}:
+            del self._seated[gone]
+
+    def _tell(
+        self,
+        player_id: str,
+        seek: Seek | None,
+        table: str | None = None,
+        seated: str | None = None,
+    ) -> None:
+        shown = None if seek is None else seek.public(self.settings.clock(), seated)
         self.bus.publish({"k": "seek", "p": player_id, "f": shown, "t": table})
 
     async def _tell_pool(self) -> None:
         self.bus.publish({"k": "pool", "f": await self.counts()})
+
+
+def _seated_at(online: dict[str, OnlinePlayer], seek: Seek) -> str | None:
+    """The table where a socket of ``seek``'s player holds a seat, if any (the first)."""
+    player = online.get(seek.player)
+    return min(player.tables) if player is not None and player.tables else None

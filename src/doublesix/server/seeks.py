@@ -70,10 +70,11 @@ class Seek:
     """The seeker's rating in the kind's family (rated seeks only)."""
     since: float
 
-    def public(self, now: float) -> JSON:
-        """The protocol's ``Seek``: what its seeker is told of it."""
+    def public(self, now: float, seated: str | None = None) -> JSON:
+        """The protocol's ``Seek``: what its seeker is told of it; ``seated``: the table where
+        a socket of theirs holds a seat (the pool pairs them once they are free)."""
         waited = round(max(0.0, now - self.since), 1)
-        return self.kind.to_json() | {"since": self.since, "waiting": waited}
+        return self.kind.to_json() | {"since": self.since, "waiting": waited, "seated": seated}
 
 
 def request(kind: Kind, seekers: int) -> TableIn:

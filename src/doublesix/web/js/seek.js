@@ -203,6 +203,14 @@ function renderSeeking(box) {
   line.appendChild(what);
   box.appendChild(line);
   if (s.players > 2) box.appendChild(el('p', 'lobby.seek.fill', {}, 'muted small-note seek-fill'));
+  if (s.seated) { // seated in another tab: the pool pairs us once we are free, and says so
+    const note = el('p', 'lobby.seek.seated', {}, 'small-note seek-seated');
+    note.id = 'seek-seated';
+    const link = el('a', 'lobby.seek.to_table');
+    link.href = `/table/${encodeURIComponent(s.seated)}`;
+    note.append(' ', link);
+    box.appendChild(note);
+  }
   const row = document.createElement('div');
   row.className = 'seek-actions';
   const time = lit('span', clock(waited()), 'seek-clock');
