@@ -30,3 +30,27 @@ def test_the_waiting_room_shows_a_seat_taken_without_polling(new_context: Any) -
     assert anna.locator("#waiting li[data-seat='2'] .open").count() == 1
     anna.wait_for_timeout(1000)
     assert len(table_reads) == settled + 1  # the seat taken: one read, from the socket's update
+
+
+def test_the_creator_closes_the_table_before_its_game(new_context: Any) -> None:
+    """ "Close the table" asks for a second press; then every page at the table says that its
+    creator closed it, and the lobby lists it no more. The others have no such button."""
+    anna, table = seat_page(new_context(), "Anna", players=3)
+    ben, _ = seat_page(new_context(), "Ben", table)
+    anna.wait_for_selector("#waiting li[data-seat='1'] .name")
+    ben.wait_for_selector("#waiting .waiting-card")
+    assert ben.locator("#close-table").count() == 0
+    listed = anna.request.get("/api/tables").json()["open"]
+    assert table["id"] in [t["id"] for t in listed]
+    button = anna.locator("#close-table")
+    assert button.inner_text() == "Close the table"
+    button.click()
+    assert button.inner_text() == "Close it? Press again"
+    anna.wait_for_timeout(500)
+    assert anna.locator("#waiting .waiting-card .seat-list").count() == 1  # not closed yet
+    button.click()
+    closed = "This table closed: its creator closed it before the game began."
+    for page in (anna, ben):
+        page.locator(".no-table-card", has_text=closed).wait_for()
+    listed = anna.request.get("/api/tables").json()["open"]
+    assert table["id"] not in [t["id"] for t in listed]

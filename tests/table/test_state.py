@@ -301,11 +301,24 @@ def test_a_player_who_leaves_has_a_stand_in_at_once_until_they_come_back() -> No
     assert back.think is None and state.away() == [] and state.left == set()
 
 
-def test_leaving_is_for_a_seated_player_while_the_game_is_on() -> None:
-    waiting = open_state()
+def test_before_the_start_the_creator_who_leaves_closes_the_table() -> None:
+    waiting = TableState(
+        table(anna(), Seat(1, SeatKind.OPEN), Seat(2, SeatKind.OPEN)), TableConfig(), LEVELS, 0.0
+    )
+    waiting.apply(commands.Join(BEN, TOKEN), 1.0)
+    before = repr(waiting.table)
+    with pytest.raises(TableError) as e:  # Ben's seat stays his: no one else sees its views
+        waiting.apply(commands.Leave(1), 2.0)
+    assert e.value.code == Refusal.NOT_STARTED and repr(waiting.table) == before
+    out = waiting.apply(commands.Leave(0), 4.0)
+    assert [e.kind for e in out.entries] == [EventKind.CLOSE]
+    assert waiting.table.status == TableStatus.CLOSED and waiting.view(1)["closed"] == "cancelled"
     with pytest.raises(TableError) as e:
-        waiting.apply(commands.Leave(0), 1.0)
-    assert e.value.code == Refusal.NOT_STARTED
+        waiting.apply(commands.Join(CARLA, "carla's"), 5.0)
+    assert e.value.code == Refusal.CLOSED
+
+
+def test_leaving_is_for_a_seated_player_at_a_table_not_over() -> None:
     state = started()
     before = frozen(state)
     with pytest.raises(TableError) as e:

@@ -104,8 +104,9 @@ class Rematch:
 
 @dataclass(frozen=True)
 class Leave:
-    """``seat``'s player leaves the game: a bot plays for the seat from now on, with no grace
-    period to wait out, until the player opens the table again."""
+    """``seat``'s player leaves. During the game a bot plays for the seat from now on, with no
+    grace period to wait out, until the player opens the table again; before it, the
+    creator's leaving closes the table."""
 
     seat: int | None
 

@@ -72,6 +72,8 @@ class CloseReason(StrEnum):
     """Nobody filled the seats in time."""
     ABANDONED = "abandoned"
     """Every human player was gone for too long."""
+    CANCELLED = "cancelled"
+    """Its creator left it before the start."""
 
 
 @dataclass

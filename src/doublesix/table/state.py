@@ -584,10 +584,14 @@ class TableState:
         (self.declined if agree else self.rematch).discard(seat)
 
     def _leave(self, seat: int | None, now: float, out: Outcome) -> None:
-        """``seat``'s player leaves the game on: a bot plays for the seat at once. Its sockets
-        no longer hold it, so that the player's next one takes the seat back."""
+        """``seat``'s player leaves (``commands.Leave``). During the game a bot plays for the
+        seat at once, and its sockets no longer hold it, so that the player's next one takes
+        the seat back."""
         if seat is None:
-            raise TableError(Refusal.SPECTATOR, "only a seated player leaves the game")
+            raise TableError(Refusal.SPECTATOR, "only a seated player leaves")
+        if self.table.status == TableStatus.OPEN:
+            self._cancel(seat, now, out)
+            return
         self._playing()
         if seat in self.left:
             return
@@ -596,6 +600,18 @@ class TableState:
         self._stand_in_for(seat, now)
         self._log(out, EventKind.LEAVE, seat, {}, now)
         out.effects.append(Announce())
+
+    def _cancel(self, seat: int, now: float, out: Outcome) -> None:
+        """Before the start only the creator (seat 0) leaves, and the table closes. A seat is
+        never freed for another player: its sockets would go on seeing that seat's views."""
+        if seat != 0:
+            raise TableError(
+                Refusal.NOT_STARTED,
+                "the game has not started: the seat is yours until it does or the table closes",
+            )
+        self.table.status = TableStatus.CLOSED
+        self.closed = CloseReason.CANCELLED
+        self._log(out, EventKind.CLOSE, None, {"reason": CloseReason.CANCELLED.value}, now)
 
     def _stand_in_for(self, seat: int, now: float) -> None:
         self.gone[seat] = now

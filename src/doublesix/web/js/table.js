@@ -48,6 +48,7 @@ function render(fresh = new Map()) {
 /** A snapshot or an update: the new view and the events that led to it. */
 function accept(view, events) {
   if (view.status === 'waiting') {
+    state.closed = view.closed || null;
     chatFromView(view);
     tableChanged(); // a seat taken, or the table closed: the waiting room draws the table
     return;

@@ -11,6 +11,7 @@ export const state = {
   token: null,
   version: null,
   view: null,
+  closed: null, // why the table closed before its game ('expired', 'cancelled'), once it has
   ws: null,
   selected: null, // tile name lifted from the hand
   keyEnd: undefined, // the end the keyboard has chosen for the lifted tile

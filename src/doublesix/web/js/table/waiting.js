@@ -4,8 +4,8 @@ import { refusalKey } from '../account.js';
 import { get, keepSeat, me, post } from '../api.js';
 import { clear, toast } from '../common.js';
 import { playerName } from '../describe.js';
-import { el, lit, tattr } from '../i18n.js';
-import { reconnect } from './connection.js';
+import { el, lit, tattr, tx } from '../i18n.js';
+import { reconnect, send } from './connection.js';
 import { $, state, tableId } from './state.js';
 
 /**
@@ -185,7 +185,7 @@ function renderWaiting() {
   if (state.view) return; // the game's first view came: the felt shows the table now
   const table = state.table;
   if (table.status === 'closed') {
-    noTable('table.expired', null);
+    noTable(state.closed === 'cancelled' ? 'table.cancelled' : 'table.expired', null);
     return;
   }
   const w = clear($('waiting'));
@@ -252,5 +252,34 @@ function renderWaiting() {
     card.appendChild(linkRow('table-link', tableUrl(null)));
   }
   card.appendChild(el('p', 'table.starts_itself', {}, 'muted'));
+  if (creator) card.appendChild(closeButton());
   w.appendChild(card);
+}
+
+let closing = null; // the timer of "Press again", while the close button asks to be sure
+
+/** The creator's "Close the table": a second press within a few seconds closes it (the
+ * server's `leave` of seat 0 before the start), and everyone's room then says so. */
+function closeButton() {
+  const p = document.createElement('p');
+  p.className = 'actions close-table';
+  const b = el('button', closing ? 'table.close_sure' : 'table.close', {}, 'small');
+  b.type = 'button';
+  b.id = 'close-table';
+  b.addEventListener('click', () => {
+    if (!closing) {
+      tx(b, 'table.close_sure');
+      closing = setTimeout(() => {
+        closing = null;
+        const shown = $('close-table'); // the room may have been drawn again meanwhile
+        if (shown) tx(shown, 'table.close');
+      }, 4000);
+      return;
+    }
+    clearTimeout(closing);
+    closing = null;
+    if (!send({ type: 'leave' })) toast('leave.not_sent', {}, 'error');
+  });
+  p.appendChild(b);
+  return p;
 }
