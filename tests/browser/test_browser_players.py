@@ -84,6 +84,12 @@ def test_two_accounts_challenge_chat_play_and_play_again(
         assert anna.locator("#games tbody tr").count() == 1
         assert anna.locator("#ratings tbody tr").count() == 1
         anna.wait_for_selector("svg.rating-chart[data-variant='draw'] circle.point")
+    anna.goto(f"/game/{table_id}")  # the game's page names the players, each with a page
+    players = anna.locator("#game-players")
+    players.wait_for()
+    assert players.inner_text() == f"Players: {a_name}, {b_name}"
+    for name in (a_name, b_name):
+        assert players.locator(f"a[href='/player/{name}']").count() == 1
     anna.goto("/leaderboard/draw")
     anna.wait_for_selector("#standings tbody tr")
     standings = anna.locator("#standings tbody").inner_text()

@@ -35,6 +35,8 @@ def test_game_page_and_viewer_step_through_a_finished_game(
         rounds[0]["events"]
     )
     assert "win the game" in page.locator("#summary").inner_text()
+    names = page.locator("#game-players")  # bots and guests: names without a page
+    assert names.inner_text().startswith("Players: ") and names.locator("a").count() == 0
     link = page.locator("#download-json")
     assert link.get_attribute("href") == f"/api/games/{finished_game}/record"
     with page.expect_download() as download:

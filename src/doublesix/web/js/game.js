@@ -3,7 +3,9 @@
 import { get } from './api.js';
 import { chatLine, isMuted, onMutedChange, renderMuted, setMuted } from './chat.js';
 import { clear, setRulesPreset, startPage, toast } from './common.js';
-import { el, onLanguage, tx } from './i18n.js';
+import { playerName, roster } from './describe.js';
+import { el, lit, onLanguage, tx } from './i18n.js';
+import { playerLink } from './ratings.js';
 import { moveList, recordSummary, viewer } from './replayer.js';
 import { reviewPanel } from './review.js';
 
@@ -21,10 +23,13 @@ async function main() {
     return;
   }
   if (record.ruleset) setRulesPreset(record.ruleset.preset);
+  const seats = await tableSeats();
   const summary = document.getElementById('summary');
   const render = () => {
     clear(summary);
-    summary.appendChild(recordSummary(record));
+    const box = recordSummary(record);
+    if (seats) box.firstChild.after(playersLine(record, seats)); // under the game's kind
+    summary.appendChild(box);
     const links = document.createElement('p');
     links.className = 'actions';
     const json = el('a', 'game.download', {}, 'button primary');
@@ -49,6 +54,31 @@ async function main() {
   const steer = viewer(v, record);
   reviewPanel(document.getElementById('review'), record, steer, (seat) =>
     get(`/api/games/${encodeURIComponent(gameId)}/review?seat=${seat}`));
+}
+
+/** The table's seats ({name, kind, bot, account}), or null when they cannot be read: the
+ * record names the players, the table says which of them have a page. */
+async function tableSeats() {
+  try {
+    return (await get(`/api/tables/${encodeURIComponent(gameId)}`)).seats;
+  } catch (e) {
+    return null;
+  }
+}
+
+/** "Players: Anna, Ben, Bot 2 · greedy", an account's name a link to its page. */
+function playersLine(record, seats) {
+  const line = document.createElement('p');
+  line.className = 'game-players';
+  line.id = 'game-players';
+  line.appendChild(el('span', 'game.players', {}, 'label'));
+  const players = roster(record.players, record.bots);
+  players.forEach((p, seat) => {
+    line.append(seat === 0 ? ' ' : ', ');
+    const name = playerName(players, seat);
+    line.appendChild(seats[seat] && seats[seat].account ? playerLink(p.name) : lit('span', name));
+  });
+  return line;
 }
 
 /** What was said at the table, both channels (a spectator's message is marked), as text. */
