@@ -62,6 +62,19 @@ def register(page: Any, name: str, password: str) -> None:
     shown_as(page, name)
 
 
+def create_table(page: Any, preset: str, players: int, **choices: str) -> str:
+    """Make a table from the lobby's new-table form: ``preset`` for ``players``, then each of
+    ``choices`` chosen in the select of that id (``seat_1="invite"`` is ``#seat-1``); the
+    table's id, once its page is open."""
+    page.select_option("#preset", preset)
+    page.select_option("#players", str(players))
+    for field, value in choices.items():
+        page.select_option(f"#{field.replace('_', '-')}", value)
+    page.click("#create-table")
+    page.wait_for_url("**/table/**")
+    return str(page.url.split("/table/")[1].split("?")[0])
+
+
 class Requests:
     """Every URL the pages of a context asked for, WebSockets included."""
 

@@ -6,21 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .browser_helpers import as_guest, person_name
+from .browser_helpers import as_guest, create_table, person_name
 from .test_browser_languages import check_page
-
-PHONE = {"width": 390, "height": 780}
-
-
-def take_turn(page: Any) -> bool:
-    tiles = page.locator("#hand.my-turn .hand-tile.playable")
-    if not tiles.count():
-        return False
-    tiles.first.click()
-    target = page.locator("#board .target")
-    if target.count():
-        target.first.click()
-    return True
+from .test_browser_two_players import PHONE, take_turn
 
 
 def test_a_player_leaves_a_bot_plays_on_and_the_seat_comes_back(new_context: Any) -> None:
@@ -29,11 +17,7 @@ def test_a_player_leaves_a_bot_plays_on_and_the_seat_comes_back(new_context: Any
     ben = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     as_guest(anna, a_name)
     as_guest(ben, b_name)
-    anna.select_option("#preset", "draw")
-    anna.select_option("#players", "2")
-    anna.select_option("#seat-1", "invite")
-    anna.click("#create-table")
-    anna.wait_for_url("**/table/**")
+    create_table(anna, "draw", 2, seat_1="invite")
     anna.wait_for_selector(".waiting-card")
     table_url = anna.url
     ben.goto(anna.input_value("#invite-link-1"))

@@ -5,19 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .browser_helpers import as_guest, play_until
+from .browser_helpers import as_guest, create_table, play_until
 
 
 def test_R40_one_round_from_the_lobby(new_context: Any) -> None:
     page = new_context().new_page()
     as_guest(page, "Rosa")
-    page.select_option("#preset", "block")
-    page.select_option("#players", "2")
-    page.select_option("#target", "round")
-    page.click("#create-table")
-    page.wait_for_url("**/table/**")
+    table_id = create_table(page, "block", 2, target="round")
     page.wait_for_selector("#hand .hand-tile")
-    table_id = page.url.rstrip("/").split("/")[-1]
     assert page.locator("#pad .pad-target").inner_text() == "One round"
     play_until(page, lambda: page.locator("#game-end").count() > 0, circles=False)
     assert (

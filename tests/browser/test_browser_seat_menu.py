@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .browser_helpers import as_guest, person_name, register
+from .browser_helpers import as_guest, create_table, person_name, register
 
 PASSWORD = "a long enough password"
 PHONE = {"width": 390, "height": 780}
@@ -35,14 +35,8 @@ def test_an_accounts_name_at_the_table_opens_its_page_or_a_report(
     register(anna, a_name, PASSWORD)
     register(ben, b_name, PASSWORD)
     as_guest(cleo, c_name)
-    anna.select_option("#preset", "draw")
-    anna.select_option("#players", "3")
-    anna.select_option("#seat-1", "invite")
-    anna.select_option("#seat-2", "invite")
-    anna.click("#create-table")
-    anna.wait_for_url("**/table/**")
+    table_id = create_table(anna, "draw", 3, seat_1="invite", seat_2="invite")
     anna.wait_for_selector(".waiting-card")
-    table_id = anna.url.split("/table/")[1].split("?")[0]
     ben.goto(anna.input_value("#invite-link-1"))
     cleo.goto(anna.input_value("#invite-link-2"))
     for page in (anna, ben, cleo):

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .browser_helpers import as_guest, person_name, register
+from .browser_helpers import as_guest, create_table, person_name, register
 from .conftest import serve
 
 PHONE = {"width": 390, "height": 780}
@@ -204,13 +204,8 @@ def test_a_seeker_seated_in_another_tab_is_told_why_and_where(new_context: Any) 
     as_guest(lobby, a_name)
     table = context.new_page()  # a second tab: a table against a bot, playing
     table.goto("/")
-    table.select_option("#preset", "draw")
-    table.select_option("#players", "2")
-    table.select_option("#seat-1", "bot:random")
-    table.click("#create-table")
-    table.wait_for_url("**/table/**")
+    table_id = create_table(table, "draw", 2, seat_1="bot:random")
     table.wait_for_selector("#hand .hand-tile")
-    table_id = table.url.split("/table/")[1].split("?")[0]
 
     seek(lobby, "kozel-4")
     note = lobby.locator("#seek-seated")
