@@ -18,6 +18,7 @@ PAGES = [
     "/rules/en/kozel",
     "/rules/de/draw",
     "/leaderboard/kozel",
+    "/operator",
 ]
 
 

@@ -20,7 +20,15 @@ from doublesix.server import create_app
 from doublesix.server.settings import Limits, Settings
 from doublesix.server.store import SqlStore
 
-from .server_helpers import POSTGRES, AppFactory, Clock, TestClient, run_async
+from .server_helpers import (
+    POSTGRES,
+    AppFactory,
+    Clock,
+    Command,
+    TestClient,
+    command_on,
+    run_async,
+)
 from .site_helpers import database, require_services, site  # noqa: F401 (test_site's)
 
 
@@ -103,3 +111,11 @@ def lobby(make_app: AppFactory, clock: Clock) -> Iterator[TestClient]:
         app.state.lobby.leave_seconds = 0.2
         app.state.lobby.sweep_seconds = 0.05
         yield c
+
+
+@pytest.fixture
+def account(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Command:
+    """The command on the database of ``make_app``'s site."""
+    return command_on(f"sqlite:///{tmp_path / 'doublesix.sqlite3'}", monkeypatch, capsys)

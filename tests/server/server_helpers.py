@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import random
 import warnings
@@ -11,7 +12,10 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from typing import Any, TypeVar
 
+import pytest
 from fastapi import FastAPI
+
+from doublesix.cli import main
 
 with warnings.catch_warnings():  # Starlette 1.x would rather test through httpx2
     warnings.simplefilter("ignore")
@@ -271,3 +275,20 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+Command = Callable[..., tuple[int, str, str]]
+"""``doublesix account ARGS... --db DB`` with ``typed`` on its standard input: exit code,
+standard output and standard error."""
+
+
+def command_on(
+    db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Command:
+    def run(*args: str, typed: str = "") -> tuple[int, str, str]:
+        monkeypatch.setattr("sys.stdin", io.StringIO(typed + "\n"))
+        code = main(["account", *args, "--db", db])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

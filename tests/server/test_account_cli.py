@@ -4,49 +4,21 @@ one does not, every session has ended), and an account silenced and let speak ag
 
 from __future__ import annotations
 
-import io
 import time
-from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
-from doublesix.cli import main
 from doublesix.server.account_names import AccountError
 from doublesix.server.accounts import Accounts
 from doublesix.server.store import SqlStore
 
-from .server_helpers import AppFactory, run_async
+from .server_helpers import AppFactory, Command, command_on, run_async
 from .test_lobby_socket import Lobby, name, register
 
 OLD, NEW = "old dominoes", "new dominoes"
-
-
-Command = Callable[..., tuple[int, str, str]]
-"""``doublesix account ARGS... --db DB`` with ``typed`` on its standard input: exit code,
-standard output and standard error."""
-
-
-def command_on(
-    db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> Command:
-    def run(*args: str, typed: str = "") -> tuple[int, str, str]:
-        monkeypatch.setattr("sys.stdin", io.StringIO(typed + "\n"))
-        code = main(["account", *args, "--db", db])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
-
-
-@pytest.fixture
-def account(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> Command:
-    """The command on the database of ``make_app``'s site."""
-    return command_on(f"sqlite:///{tmp_path / 'doublesix.sqlite3'}", monkeypatch, capsys)
 
 
 def test_a_forgotten_password_is_replaced_while_the_site_runs(

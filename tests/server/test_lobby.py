@@ -195,7 +195,7 @@ def test_record_upload(client: TestClient) -> None:
 def test_pages_and_static_files(make_app: AppFactory, tmp_path: Path) -> None:
     web = tmp_path / "web"
     (web / "js").mkdir(parents=True)
-    for page in ["index", "table", "game", "replay", "rules"]:
+    for page in ["index", "table", "game", "replay", "rules", "operator"]:
         (web / f"{page}.html").write_text(f"<title>{page}</title>")
     (web / "js" / "app.js").write_text("export {};")
     with TestClient(make_app()) as client:
@@ -206,6 +206,7 @@ def test_pages_and_static_files(make_app: AppFactory, tmp_path: Path) -> None:
             (f"/game/{table['id']}", "game"),
             ("/replay", "replay"),
             ("/rules/de/kozel", "rules"),
+            ("/operator", "operator"),  # anyone gets the page; its reports are operators'
         ]:
             r = client.get(path)
             assert r.status_code == 200 and f"<title>{page}</title>" in r.text, path

@@ -12,6 +12,9 @@ running, and every process of a site sees the change at once.
 - ``close NAME``: a ban. The account logs in no more and its sessions end; its page and its
   ranks go, its name stays taken (``Accounts``). ``reopen NAME`` lets it log in again, and
   reopens an account its player closed, if they ask.
+- ``operator NAME [--revoke]``: the account becomes one of the site's operators, who read and
+  close the reports and silence accounts on the web (``/operator``); ``--revoke`` undoes it.
+  Only this command makes an operator.
 """
 
 from __future__ import annotations
@@ -57,7 +60,11 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "close", help="close the account NAME (a ban): no login, no page, no rank; name kept"
     )
     reopen = tasks.add_parser("reopen", help="let the closed account NAME log in again")
-    for task in (password, silence, unsilence, close, reopen):
+    operator = tasks.add_parser(
+        "operator", help="make the account NAME one of the site's operators (/operator)"
+    )
+    operator.add_argument("--revoke", action="store_true", help="one no more")
+    for task in (password, silence, unsilence, close, reopen, operator):
         task.add_argument("name", metavar="NAME", help="the account's name, in any case")
         add_db(task)
     return parser
@@ -91,9 +98,13 @@ def run(args: argparse.Namespace) -> int:
     elif args.task == "close":
         name = on_site(args.db, lambda s: Accounts(s, clock=time.time).close_by_operator(args.name))
         print(f"{name} is closed: no login, no page, no rank; the name stays taken")
-    else:
+    elif args.task == "reopen":
         name = on_site(args.db, lambda s: Accounts(s, clock=time.time).reopen(args.name))
         print(f"{name} is open again")
+    else:
+        on = not args.revoke
+        name = on_site(args.db, lambda s: moderation.appoint(s, args.name, operator=on))
+        print(f"{name} is {'one of the' if on else 'no longer a'} site's operators")
     return 0
 
 

@@ -216,7 +216,7 @@ class Accounts:
             await conn.execute(
                 s.delete().where(s.c.player_id == row.player_id, s.c.expires_at <= now)
             )
-            player = Guest(row.player_id, row.name, row.created_at, True)
+            player = Guest(row.player_id, row.name, row.created_at, True, row.operator)
             return await _new_session(conn, player, now)
 
     async def change_password(
@@ -332,12 +332,14 @@ class Accounts:
         async with self.store.engine.connect() as conn:
             row = (
                 await conn.execute(
-                    sa.select(a.c.player_id, a.c.name, a.c.created_at)
+                    sa.select(a.c.player_id, a.c.name, a.c.created_at, a.c.operator)
                     .join(s, s.c.player_id == a.c.player_id)
                     .where(s.c.id == session_key(secret), s.c.expires_at > self.clock())
                 )
             ).first()
-        return None if row is None else Guest(row.player_id, row.name, row.created_at, True)
+        if row is None:
+            return None
+        return Guest(row.player_id, row.name, row.created_at, True, row.operator)
 
     async def logout(self, secret: str) -> None:
         """End the session of ``secret`` (its row goes)."""

@@ -49,6 +49,7 @@ from doublesix.server.routes import (
     challenges,
     games,
     health,
+    operator,
     pages,
     players,
     ratings,
@@ -209,6 +210,7 @@ def create_app(
         challenges,
         seeks,
         reports,
+        operator,
         health,
     ):
         app.include_router(area.router)

@@ -96,6 +96,14 @@ async def need_guest(request: Request) -> Guest:
     return found
 
 
+async def need_operator(request: Request) -> Guest:
+    """The request's player, one of the site's operators: 401 without a name, 403 else."""
+    found = await need_guest(request)
+    if not found.operator:
+        raise CommandError("operator", "this is for the site's operators", status=403)
+    return found
+
+
 async def table_of(request: Request, table_id: str) -> Table:
     """The table as its running host has it, else as stored; 404 if there is none."""
     srv = server(request)
@@ -110,3 +118,5 @@ ServerDep = Annotated[Server, Depends(server)]
 GuestDep = Annotated[Guest, Depends(need_guest)]
 """The request's player (a guest, or an account: ``Guest.account``); 401 without one."""
 MaybeGuest = Annotated[Guest | None, Depends(guest)]
+OperatorDep = Annotated[Guest, Depends(need_operator)]
+"""One of the site's operators (``doublesix account operator NAME``); 401 or 403 else."""

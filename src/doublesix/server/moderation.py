@@ -82,7 +82,13 @@ async def lift(store: SqlStore, name: str) -> str:
     return await _set(store, name, silenced_at=None, silenced_until=None, silence_reason=None)
 
 
-async def _set(store: SqlStore, name: str, **values: float | str | None) -> str:
+async def appoint(store: SqlStore, name: str, *, operator: bool) -> str:
+    """Make the account ``name`` one of the site's operators (``/operator``), or one no more;
+    its name as registered. Only the command line appoints: no web page makes an operator."""
+    return await _set(store, name, operator=operator)
+
+
+async def _set(store: SqlStore, name: str, **values: float | str | bool | None) -> str:
     a = schema.accounts
     async with store.writing() as conn:
         found = await conn.execute(

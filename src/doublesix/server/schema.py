@@ -115,6 +115,7 @@ accounts = sa.Table(
     sa.Column("silence_reason", sa.String(200), nullable=True),
     sa.Column("closed_at", sa.Float, nullable=True),
     sa.Column("closed_by", sa.String(16), nullable=True),
+    sa.Column("operator", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.UniqueConstraint("name_key", name="uq_accounts_name_key"),
 )
 """``silenced_*``: the operator stopped the account's chat at ``silenced_at`` (none: never),

@@ -61,6 +61,8 @@ class Guest:
     name: str
     created_at: float
     account: bool = False
+    operator: bool = False
+    """An account the site's operator made one of the site's operators (its web pages)."""
 
 
 class StaleVersionError(RuntimeError):

@@ -55,10 +55,14 @@ def refused(e: AccountError) -> CommandError:
 
 
 def player_json(player: Guest | None) -> dict[str, object]:
-    """``{"player": {"name", "account"}}``, or ``{"player": null}`` for nobody."""
+    """``{"player": {"name", "account"}}`` (with ``"operator": true`` for an operator), or
+    ``{"player": null}`` for nobody."""
     if player is None:
         return {"player": None}
-    return {"player": {"name": player.name, "account": player.account}}
+    shown: dict[str, object] = {"name": player.name, "account": player.account}
+    if player.operator:
+        shown["operator"] = True
+    return {"player": shown}
 
 
 def _logged_in(request: Request, login: Login, status: int) -> JSONResponse:

@@ -16,6 +16,7 @@ from doublesix.server.errors import http_error_answer
 PAGES = {
     "/": "index.html",
     "/replay": "replay.html",
+    "/operator": "operator.html",
     "/rules/{lang}/{preset}": "rules.html",
 }
 """Each page's path and its file; a page reads its ids from ``location.pathname``."""

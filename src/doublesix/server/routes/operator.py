@@ -1,0 +1,64 @@
+"""The site's operators on the web (``/operator``): the reports players sent, to read and
+close, and a silence for an account. Every route is an operator's only (``OperatorDep``);
+``doublesix account operator NAME`` makes one, and closing an account stays a command's
+(``doublesix account close``): a ban is not a click.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from doublesix.server import moderation, reports
+from doublesix.server.account_names import AccountError
+from doublesix.server.deps import OperatorDep, ServerDep
+from doublesix.server.errors import CommandError
+from doublesix.server.routes.ratings import sql_store
+
+router = APIRouter(prefix="/api/operator")
+
+
+class CloseIn(BaseModel):
+    note: str | None = Field(default=None, max_length=reports.NOTE_MAX)
+
+
+class SilenceIn(BaseModel):
+    name: str = Field(min_length=1, max_length=64)
+    hours: Literal[1, 24, 168] | None = None
+    """An hour, a day or a week; None: until lifted (the command line gives any length)."""
+    reason: str | None = Field(default=None, max_length=moderation.REASON_MAX)
+
+
+def report_json(report: reports.Report) -> dict[str, Any]:
+    return dataclasses.asdict(report) | {"reason": report.reason.value}
+
+
+@router.get("/reports")
+async def listed(srv: ServerDep, who: OperatorDep, closed: bool = False) -> dict[str, Any]:
+    """``{"reports": [Report]}``: the open ones, oldest first (``closed``: every one)."""
+    found = await reports.reports(sql_store(srv), closed=closed)
+    return {"reports": [report_json(r) for r in found]}
+
+
+@router.post("/reports/{report_id}/close")
+async def close(report_id: int, body: CloseIn, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
+    """``{"report": Report}``, closed with the operator's note."""
+    closed = await reports.close(sql_store(srv), report_id, body.note, srv.settings.clock())
+    return {"report": report_json(closed)}
+
+
+@router.post("/silence")
+async def silence(body: SilenceIn, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
+    """``{"name", "until"}``: the account's chat is refused until then (null: until lifted)."""
+    now = srv.settings.clock()
+    until = None if body.hours is None else now + body.hours * 3600
+    try:
+        name = await moderation.silence(
+            sql_store(srv), body.name, now=now, until=until, reason=body.reason
+        )
+    except AccountError as e:  # the only one: no account of that name
+        raise CommandError("not_found", e.message, field="name", status=404) from None
+    return {"name": name, "until": until}

@@ -1,0 +1,157 @@
+// The site's operators' page (/operator, docs/protocol.md "The operator's page"): the reports
+// players sent, oldest first — who about whom, why, where, in their words — each closed with
+// a note once dealt with, and a silence for the account reported: an hour, a day, a week or
+// until lifted. A ban stays a command's (`doublesix account close`). Anyone else is told
+// that the page is not theirs.
+import { ApiError, get, post } from './api.js';
+import { clear, startPage, toast } from './common.js';
+import { currentLanguage, el, lit, onLanguage, tattr } from './i18n.js';
+import { playerLink } from './ratings.js';
+
+const SILENCES = [[1, 'operator.for_hour'], [24, 'operator.for_day'], [168, 'operator.for_week'], [null, 'operator.until_lifted']];
+const NOTE_LIMIT = 500;
+const state = { closed: false, reports: null, refused: false };
+
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function failed(e) {
+  toast('operator.error', { message: e instanceof ApiError ? e.message : String(e.message || e) }, 'error');
+}
+
+async function load() {
+  try {
+    state.reports = (await get(`/api/operator/reports${state.closed ? '?closed=true' : ''}`)).reports;
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) state.refused = true;
+    else failed(e);
+  }
+  render();
+}
+
+function silenceRow(report) {
+  const row = document.createElement('div');
+  row.className = 'operator-row';
+  const choice = document.createElement('select');
+  choice.className = 'silence-length';
+  tattr(choice, 'aria-label', 'operator.silence_length');
+  SILENCES.forEach(([hours, key]) => {
+    const o = el('option', key);
+    o.value = hours === null ? '' : String(hours);
+    if (hours === 24) o.selected = true;
+    choice.appendChild(o);
+  });
+  const silence = el('button', 'operator.silence', { name: report.name }, 'small silence');
+  silence.type = 'button';
+  silence.addEventListener('click', async () => {
+    silence.disabled = true;
+    const hours = choice.value ? Number(choice.value) : null;
+    try {
+      const r = await post('/api/operator/silence', { name: report.name, hours, reason: `report ${report.id}` });
+      if (r.until === null) toast('operator.silenced_forever', { name: r.name });
+      else toast('operator.silenced', { name: r.name, until: when(r.until) });
+    } catch (e) {
+      failed(e);
+    } finally {
+      silence.disabled = false;
+    }
+  });
+  row.append(choice, silence);
+  return row;
+}
+
+function closeRow(report) {
+  const row = document.createElement('form');
+  row.className = 'operator-row';
+  const note = document.createElement('input');
+  note.className = 'note';
+  note.maxLength = NOTE_LIMIT;
+  tattr(note, 'placeholder', 'operator.note');
+  tattr(note, 'aria-label', 'operator.note');
+  const close = el('button', 'operator.close', {}, 'small primary close-report');
+  close.type = 'submit';
+  row.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    close.disabled = true;
+    try {
+      await post(`/api/operator/reports/${report.id}/close`, { note: note.value.trim() || null });
+      toast('operator.closed_toast', { id: report.id });
+      await load();
+    } catch (e) {
+      failed(e);
+      close.disabled = false;
+    }
+  });
+  row.append(note, close);
+  return row;
+}
+
+function reportItem(report) {
+  const li = document.createElement('li');
+  li.className = 'card report-item';
+  li.dataset.report = String(report.id);
+  const head = document.createElement('p');
+  head.className = 'report-head';
+  head.append(lit('span', `#${report.id}`, 'report-id'), ' ', lit('time', when(report.at), 'muted'));
+  li.appendChild(head);
+  const who = document.createElement('p');
+  who.className = 'report-who';
+  who.append(lit('span', report.reporter, 'reporter'), ' → ', playerLink(report.name), ' ');
+  who.appendChild(el('span', `report.reason.${report.reason}`, {}, 'badge reason'));
+  li.appendChild(who);
+  if (report.table) {
+    const at = el('a', 'operator.at_table', { table: report.table }, 'report-table');
+    at.href = `/table/${encodeURIComponent(report.table)}`;
+    at.target = '_blank';
+    li.appendChild(at);
+  }
+  if (report.text) li.appendChild(lit('blockquote', report.text, 'report-text'));
+  if (report.closed_at !== null) {
+    li.classList.add('closed');
+    li.appendChild(el('p', 'operator.closed', { when: when(report.closed_at) }, 'muted'));
+    if (report.note) li.appendChild(lit('p', report.note, 'report-note'));
+  } else {
+    li.append(silenceRow(report), closeRow(report));
+  }
+  return li;
+}
+
+function render() {
+  const main = clear(document.getElementById('operator'));
+  main.appendChild(el('h1', 'operator.heading'));
+  if (state.refused) {
+    main.appendChild(el('p', 'operator.not_yours', {}, 'card'));
+    return;
+  }
+  const toggle = document.createElement('label');
+  toggle.className = 'show-closed';
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.id = 'show-closed';
+  box.checked = state.closed;
+  box.addEventListener('change', () => {
+    state.closed = box.checked;
+    load();
+  });
+  toggle.append(box, ' ', el('span', 'operator.show_closed'));
+  main.appendChild(toggle);
+  if (state.reports === null) return;
+  if (!state.reports.length) {
+    main.appendChild(el('p', state.closed ? 'operator.none_at_all' : 'operator.none', {}, 'card muted'));
+    return;
+  }
+  const list = document.createElement('ol');
+  list.className = 'report-list';
+  list.id = 'reports';
+  for (const report of state.reports) list.appendChild(reportItem(report));
+  main.appendChild(list);
+}
+
+async function main() {
+  await startPage('title.operator');
+  onLanguage(render);
+  await load();
+}
+
+main();

@@ -1,0 +1,91 @@
+"""The site's operators' page (/operator): an account that the command line made an operator
+reads the reports players sent — who about whom, why, where, their words — silences the
+account reported for a day, and closes the report with a note; the closed ones show when
+asked. Anyone else is told that the page is not theirs."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .browser_helpers import as_guest, person_name, register
+from .conftest import serve
+from .test_browser_languages import check_page
+
+PASSWORD = "a long enough password"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """A server of this module's own, and its database (the command line writes there)."""
+    folder = tmp_path_factory.mktemp("operator")
+    for base in serve(folder, "--no-limits"):
+        yield base, folder / "browser.sqlite3"
+
+
+@pytest.fixture
+def server(site: tuple[str, Path]) -> str:
+    return site[0]
+
+
+def account_command(db: Path, *args: str) -> str:
+    """``doublesix account ARGS --db`` on the site's database, as its operator runs it."""
+    exe = shutil.which("doublesix", path=str(Path(sys.executable).parent))
+    assert exe is not None, "doublesix is installed beside this Python"
+    command = [exe, "account", *args, "--db", f"sqlite:///{db}"]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_an_operator_reads_silences_and_closes_a_report(
+    new_context: Any, site: tuple[str, Path]
+) -> None:
+    _, db = site
+    b_name, o_name, a_name = person_name("Ben"), person_name("Olga"), person_name("Anna")
+    register(new_context().new_page(), b_name, PASSWORD)
+    anna = new_context().new_page()
+    as_guest(anna, a_name)
+    made = anna.request.post(
+        "/api/reports", data={"name": b_name, "reason": "abuse", "text": "rude <b>twice</b>"}
+    )
+    assert made.status == 201, made.text()
+
+    olga = new_context().new_page()
+    register(olga, o_name, PASSWORD)
+    olga.goto("/operator")
+    olga.locator("#operator .card", has_text="This page is for the site's operators.").wait_for()
+    said = account_command(db, "operator", o_name)
+    assert said == f"{o_name} is one of the site's operators\n"
+
+    olga.goto("/operator")
+    item = olga.locator("#reports .report-item").first
+    item.wait_for()
+    assert olga.locator("h1").inner_text() == "Reports to the site's operators"
+    assert item.locator(".report-who").inner_text() == f"{a_name} → {b_name} Abusive chat"
+    assert item.locator(f".report-who a[href='/player/{b_name}']").count() == 1
+    assert item.locator(".report-text").inner_text() == "rude <b>twice</b>"  # text, not HTML
+    assert item.locator(".report-text b").count() == 0
+    check_page(olga, "en")
+
+    assert item.locator(".silence-length").input_value() == "24"  # a day, unless chosen
+    with olga.expect_response("**/api/operator/silence") as silenced:
+        item.locator("button.silence").click()
+    assert silenced.value.status == 200
+    assert silenced.value.request.post_data_json["hours"] == 24
+    olga.locator("#toasts .toast", has_text=f"{b_name} is silenced until").wait_for()
+
+    item.locator("input.note").fill("silenced for a day")
+    item.locator("button.close-report").click()
+    olga.locator("#operator .card", has_text="No open reports.").wait_for()
+    olga.check("#show-closed")
+    closed = olga.locator("#reports .report-item.closed")
+    closed.wait_for()
+    assert closed.locator(".report-note").inner_text() == "silenced for a day"
+    assert closed.locator("button").count() == 0
