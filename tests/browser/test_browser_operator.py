@@ -61,10 +61,12 @@ def test_an_operator_reads_silences_and_closes_a_report(
     register(olga, o_name, PASSWORD)
     olga.goto("/operator")
     olga.locator("#operator .card", has_text="This page is for the site's operators.").wait_for()
+    assert olga.locator("header.top a.operator-link").count() == 0
     said = account_command(db, "operator", o_name)
     assert said == f"{o_name} is one of the site's operators\n"
 
-    olga.goto("/operator")
+    olga.goto("/")  # the header links the operators' page, for an operator only
+    olga.click("header.top a.operator-link")
     item = olga.locator("#reports .report-item").first
     item.wait_for()
     assert olga.locator("h1").inner_text() == "Reports to the site's operators"

@@ -38,11 +38,25 @@ export async function api(method, path, body) {
 export const get = (path) => api('GET', path);
 export const post = (path, body) => api('POST', path, body ?? {});
 
-/** The player this browser is ({name, account}: a guest or an account), or null. */
-export async function me() {
-  const r = await get('/api/me');
-  return (r && r.player) || null;
+let mine = null; // this page's answer to /api/me, while it holds
+
+/** The player this browser is ({name, account}, and `operator` for one of the site's
+ * operators: a guest or an account), or null. Asked once a page, and again once the page
+ * says that who we are changed ("ds:me": a name taken, a log-in, a log-out). */
+export function me() {
+  if (mine === null) {
+    mine = get('/api/me').then((r) => (r && r.player) || null);
+    mine.catch(() => {
+      mine = null; // not answered: asked again next time
+    });
+  }
+  return mine;
 }
+
+// Registered as this module is first read, before any other part of the page listens.
+document.addEventListener('ds:me', () => {
+  mine = null;
+});
 
 function storeKey(tableId) {
   return `ds_token_${tableId}`;

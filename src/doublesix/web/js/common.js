@@ -1,4 +1,5 @@
 // What every page shares: the header with its links and the language switch.
+import { me } from './api.js';
 import { applyI18n, el, initI18n, languageSwitch, lit, onLanguage } from './i18n.js';
 
 const BOT_ORDER = ['random', 'greedy', 'medium', 'pimc', 'expert'];
@@ -38,6 +39,8 @@ export async function startPage(titleKey) {
     nav.appendChild(a);
   }
   header.appendChild(nav);
+  operatorLink(nav);
+  document.addEventListener('ds:me', () => operatorLink(nav));
   const sw = document.createElement('div');
   header.appendChild(sw);
   languageSwitch(sw);
@@ -47,6 +50,19 @@ export async function startPage(titleKey) {
   });
   applyI18n(document);
   return header;
+}
+
+/** The operators' page in the header's links, for one of the site's operators only. */
+async function operatorLink(nav) {
+  const you = await me().catch(() => null);
+  const shown = nav.querySelector('a.operator-link');
+  if (you && you.operator && !shown) {
+    const a = el('a', 'nav.operator', {}, 'operator-link');
+    a.href = '/operator';
+    nav.appendChild(a);
+  } else if (!(you && you.operator) && shown) {
+    shown.remove();
+  }
 }
 
 let currentPreset = 'kozel';

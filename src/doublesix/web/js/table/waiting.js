@@ -60,6 +60,7 @@ async function ensureGuest(container) {
       ev.preventDefault();
       try {
         const guest = await post('/api/guest', { name: input.value.trim() });
+        document.dispatchEvent(new CustomEvent('ds:me'));
         form.remove();
         resolve(guest.player);
       } catch (e) {
