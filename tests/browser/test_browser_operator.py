@@ -45,7 +45,7 @@ def account_command(db: Path, *args: str) -> str:
 
 
 def test_an_operator_reads_silences_and_closes_a_report(
-    new_context: Any, site: tuple[str, Path]
+    new_context: Any, site: tuple[str, Path], screenshots: Path
 ) -> None:
     _, db = site
     b_name, o_name, a_name = person_name("Ben"), person_name("Olga"), person_name("Anna")
@@ -57,7 +57,7 @@ def test_an_operator_reads_silences_and_closes_a_report(
     )
     assert made.status == 201, made.text()
 
-    olga = new_context().new_page()
+    olga = new_context(viewport={"width": 1000, "height": 700}).new_page()
     register(olga, o_name, PASSWORD)
     olga.goto("/operator")
     olga.locator("#operator .card", has_text="This page is for the site's operators.").wait_for()
@@ -75,6 +75,7 @@ def test_an_operator_reads_silences_and_closes_a_report(
     assert item.locator(".report-text").inner_text() == "rude <b>twice</b>"  # text, not HTML
     assert item.locator(".report-text b").count() == 0
     check_page(olga, "en")
+    olga.screenshot(path=str(screenshots / "operator.png"))
 
     assert item.locator(".silence-length").input_value() == "24"  # a day, unless chosen
     with olga.expect_response("**/api/operator/silence") as silenced:
