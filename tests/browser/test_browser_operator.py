@@ -83,6 +83,12 @@ def test_an_operator_reads_silences_and_closes_a_report(
     assert silenced.value.status == 200
     assert silenced.value.request.post_data_json["hours"] == 24
     olga.locator("#toasts .toast", has_text=f"{b_name} is silenced until").wait_for()
+    now = item.locator(".silenced-now")  # the report says so, and offers to lift it
+    now.wait_for()
+    assert now.inner_text().startswith(f"{b_name} is silenced until ")
+    item.locator("button.lift").click()
+    olga.locator("#toasts .toast", has_text=f"{b_name} may chat again.").wait_for()
+    item.locator("button.silence").wait_for()
 
     item.locator("input.note").fill("silenced for a day")
     item.locator("button.close-report").click()

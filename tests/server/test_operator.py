@@ -53,6 +53,7 @@ def test_an_operator_reads_closes_and_silences(client: TestClient, account: Comm
         "table": None,
         "closed_at": None,
         "note": None,
+        "silenced": None,
     }
 
     for body, status, field in [
@@ -70,6 +71,15 @@ def test_an_operator_reads_closes_and_silences(client: TestClient, account: Comm
     assert r.json()["name"] == "Ben"
     [ben] = [row for row in rows(client, schema.accounts) if row.name == "Ben"]
     assert ben.silenced_until == r.json()["until"] and ben.silenced_until > ben.silenced_at
+    [shown] = client.get("/api/operator/reports").json()["reports"]
+    assert shown["silenced"] == {"since": ben.silenced_at, "until": ben.silenced_until}
+    assert client.post("/api/operator/unsilence", json={"name": "nobody"}).status_code == 404
+    assert client.post("/api/operator/unsilence", json={"name": "BEN"}).json() == {"name": "Ben"}
+    assert client.get("/api/operator/reports").json()["reports"][0]["silenced"] is None
+    r = client.post("/api/operator/silence", json={"name": "Ben", "reason": "report 1"})
+    assert r.json() == {"name": "Ben", "until": None}  # until lifted
+    [shown] = client.get("/api/operator/reports").json()["reports"]
+    assert shown["silenced"]["until"] is None
 
     path = f"/api/operator/reports/{shown['id']}/close"
     assert client.post(path, json={"note": "x" * 501}).status_code == 422

@@ -11,7 +11,7 @@ message (chat is rate-limited).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 import sqlalchemy as sa
 
@@ -20,6 +20,7 @@ from doublesix.server.account_names import AccountError, Refusal, name_key
 from doublesix.server.store import SqlStore
 from doublesix.table.errors import Refusal as TableRefusal
 from doublesix.table.errors import TableError
+from doublesix.table.model import JSON
 
 REASON_MAX = 200
 """Characters of the reason an operator gives (kept with the silence, for the operator)."""
@@ -80,6 +81,22 @@ async def silence(
 async def lift(store: SqlStore, name: str) -> str:
     """Let the account ``name`` chat again; its name as registered."""
     return await _set(store, name, silenced_at=None, silenced_until=None, silence_reason=None)
+
+
+async def silences(store: SqlStore, names: Collection[str], now: float) -> dict[str, JSON]:
+    """The accounts of ``names`` (as registered) silenced at ``now``: each one's
+    ``{"since", "until"}`` (``until`` None: until lifted)."""
+    a = schema.accounts
+    query = sa.select(a.c.name, a.c.silenced_at, a.c.silenced_until).where(
+        a.c.name.in_(list(names)), a.c.silenced_at.is_not(None)
+    )
+    async with store.engine.connect() as conn:
+        rows = (await conn.execute(query)).all()
+    return {
+        row.name: {"since": row.silenced_at, "until": row.silenced_until}
+        for row in rows
+        if silenced(row.silenced_at, row.silenced_until, now)
+    }
 
 
 async def appoint(store: SqlStore, name: str, *, operator: bool) -> str:

@@ -17,6 +17,7 @@ from doublesix.server.account_names import AccountError
 from doublesix.server.deps import OperatorDep, ServerDep
 from doublesix.server.errors import CommandError
 from doublesix.server.routes.ratings import sql_store
+from doublesix.table.model import JSON
 
 router = APIRouter(prefix="/api/operator")
 
@@ -32,15 +33,24 @@ class SilenceIn(BaseModel):
     reason: str | None = Field(default=None, max_length=moderation.REASON_MAX)
 
 
-def report_json(report: reports.Report) -> dict[str, Any]:
-    return dataclasses.asdict(report) | {"reason": report.reason.value}
+class NameIn(BaseModel):
+    name: str = Field(min_length=1, max_length=64)
+
+
+def report_json(report: reports.Report, silenced: JSON | None = None) -> dict[str, Any]:
+    shown = dataclasses.asdict(report) | {"reason": report.reason.value}
+    return shown | {"silenced": silenced}
 
 
 @router.get("/reports")
 async def listed(srv: ServerDep, who: OperatorDep, closed: bool = False) -> dict[str, Any]:
-    """``{"reports": [Report]}``: the open ones, oldest first (``closed``: every one)."""
-    found = await reports.reports(sql_store(srv), closed=closed)
-    return {"reports": [report_json(r) for r in found]}
+    """``{"reports": [Report]}``: the open ones, oldest first (``closed``: every one), each
+    with the reported account's silence now (``{"since", "until"}``, or null)."""
+    store = sql_store(srv)
+    found = await reports.reports(store, closed=closed)
+    now = srv.settings.clock()
+    silent = await moderation.silences(store, {r.name for r in found}, now)
+    return {"reports": [report_json(r, silent.get(r.name)) for r in found]}
 
 
 @router.post("/reports/{report_id}/close")
@@ -59,6 +69,20 @@ async def silence(body: SilenceIn, srv: ServerDep, who: OperatorDep) -> dict[str
         name = await moderation.silence(
             sql_store(srv), body.name, now=now, until=until, reason=body.reason
         )
-    except AccountError as e:  # the only one: no account of that name
-        raise CommandError("not_found", e.message, field="name", status=404) from None
+    except AccountError as e:
+        raise _no_account(e) from None
     return {"name": name, "until": until}
+
+
+@router.post("/unsilence")
+async def unsilence(body: NameIn, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
+    """``{"name"}``: the account may chat again."""
+    try:
+        return {"name": await moderation.lift(sql_store(srv), body.name)}
+    except AccountError as e:
+        raise _no_account(e) from None
+
+
+def _no_account(e: AccountError) -> CommandError:
+    """The one refusal of ``moderation``: no account of that name."""
+    return CommandError("not_found", e.message, field="name", status=404)

@@ -30,9 +30,31 @@ async function load() {
   render();
 }
 
+/** The reported account's silence: how long it lasts and "Lift", or a length and "Silence". */
 function silenceRow(report) {
   const row = document.createElement('div');
   row.className = 'operator-row';
+  if (report.silenced) {
+    const until = report.silenced.until;
+    row.appendChild(until === null
+      ? el('span', 'operator.is_silenced_forever', { name: report.name }, 'silenced-now')
+      : el('span', 'operator.is_silenced', { name: report.name, until: when(until) }, 'silenced-now'));
+    const lift = el('button', 'operator.lift', {}, 'small lift');
+    lift.type = 'button';
+    lift.addEventListener('click', async () => {
+      lift.disabled = true;
+      try {
+        const r = await post('/api/operator/unsilence', { name: report.name });
+        toast('operator.lifted', { name: r.name });
+        await load();
+      } catch (e) {
+        failed(e);
+        lift.disabled = false;
+      }
+    });
+    row.appendChild(lift);
+    return row;
+  }
   const choice = document.createElement('select');
   choice.className = 'silence-length';
   tattr(choice, 'aria-label', 'operator.silence_length');
@@ -49,11 +71,11 @@ function silenceRow(report) {
     const hours = choice.value ? Number(choice.value) : null;
     try {
       const r = await post('/api/operator/silence', { name: report.name, hours, reason: `report ${report.id}` });
-      if (r.until === null) toast('operator.silenced_forever', { name: r.name });
-      else toast('operator.silenced', { name: r.name, until: when(r.until) });
+      if (r.until === null) toast('operator.is_silenced_forever', { name: r.name });
+      else toast('operator.is_silenced', { name: r.name, until: when(r.until) });
+      await load(); // every report about them says so now
     } catch (e) {
       failed(e);
-    } finally {
       silence.disabled = false;
     }
   });
