@@ -98,3 +98,34 @@ def test_an_operator_reads_silences_and_closes_a_report(
     closed.wait_for()
     assert closed.locator(".report-note").inner_text() == "silenced for a day"
     assert closed.locator("button").count() == 0
+
+
+def test_an_operator_removes_a_lobby_message_from_every_lobby(
+    new_context: Any, site: tuple[str, Path]
+) -> None:
+    _, db = site
+    o_name, a_name = person_name("Olga"), person_name("Anna")
+    olga = new_context().new_page()
+    register(olga, o_name, PASSWORD)
+    account_command(db, "operator", o_name)
+    olga.reload()
+    anna = new_context().new_page()
+    as_guest(anna, a_name)
+    assert anna.locator("#lobby-chat-lines .chat-remove").count() == 0
+    anna.fill("#lobby-chat-input", "something vile")
+    anna.press("#lobby-chat-input", "Enter")
+    vile = olga.locator("#lobby-chat-lines .chat-line", has_text="something vile")
+    vile.wait_for()
+    assert anna.locator("#lobby-chat-lines .chat-remove").count() == 0  # a player has none
+    remove = vile.locator(".chat-remove")
+    assert remove.get_attribute("title") == f"Remove {a_name}'s message from the lobby (operators)"
+    remove.click()
+    vile.wait_for(state="detached")
+    anna.locator("#lobby-chat-lines .chat-line", has_text="something vile").wait_for(
+        state="detached"
+    )
+    newcomer = new_context().new_page()
+    newcomer.goto("/")
+    newcomer.wait_for_selector("#lobby-chat-lines")
+    newcomer.wait_for_timeout(500)
+    assert "something vile" not in newcomer.inner_text("#lobby-chat-lines")

@@ -501,11 +501,12 @@ def test_a_bad_lobby_frame_is_refused(
         a.ws.send_text("{" * 5000)
         assert "at most" in a.next("error")["message"]
         a.ws.send_json({"type": "chat", "text": "still here"})
-        assert a.next("chat")["text"] == "still here"
+        said = a.next("chat")
+        assert said["text"] == "still here"
     with ExitStack() as stack:
         newcomer = Lobby(lobby, stack, None)
     assert newcomer.welcome["chat"] == [
-        {"type": "chat", "from": "Anna", "text": "still here", "at": 1_000_000.0}
+        {"type": "chat", "id": said["id"], "from": "Anna", "text": "still here", "at": 1_000_000.0}
     ]
 
 

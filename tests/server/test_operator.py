@@ -4,12 +4,19 @@ an account; anyone else is refused, and what is refused changes nothing."""
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+
 import pytest
+from redis.asyncio import Redis
 
 from doublesix.server import schema
+from doublesix.server.lobby_chat import HISTORY, RedisHistory, message
 
-from .server_helpers import Command, TestClient, guest
+from .server_helpers import Command, TestClient, guest, run_async
+from .site_helpers import REDIS, require_services
 from .test_accounts import register, rows
+from .test_lobby_socket import Lobby, as_player, name
+from .test_lobby_socket import register as lobby_register
 
 
 @pytest.fixture
@@ -24,9 +31,9 @@ def as_account(client: TestClient, name: str) -> None:
 
 
 def test_an_operator_reads_closes_and_silences(client: TestClient, account: Command) -> None:
-    for name in ("Ben", "Olga"):
+    for account_name in ("Ben", "Olga"):
         client.cookies.clear()
-        register(client, name, "a long enough password")
+        register(client, account_name, "a long enough password")
     client.cookies.clear()
     guest(client, "Anna")
     r = client.post("/api/reports", json={"name": "Ben", "reason": "abuse", "text": "rude"})
@@ -100,3 +107,55 @@ def test_an_operator_reads_closes_and_silences(client: TestClient, account: Comm
     assert client.get("/api/operator/reports").status_code == 403
     code, out, err = account("operator", "nobody")
     assert (code, out) == (1, "") and "no account is named 'nobody'" in err
+
+
+def test_an_operator_removes_a_lobby_message_from_every_lobby(
+    lobby: TestClient, account: Command
+) -> None:
+    anna = name(lobby, "Anna")
+    olga = lobby_register(lobby, name(lobby, "Olga"), "Olga")
+    assert account("operator", "Olga")[0] == 0
+    with ExitStack() as stack:
+        a = Lobby(lobby, stack, anna)
+        o = Lobby(lobby, stack, olga)
+        assert o.welcome["you"] == {"name": "Olga", "account": True, "operator": True}
+        a.ws.send_json({"type": "chat", "text": "something vile"})
+        said = a.next("chat")
+        assert o.next("chat") == said and said["id"]
+        a.ws.send_json({"type": "chat", "text": "sorry"})
+        kept = a.next("chat")
+        as_player(lobby, anna)
+        refused = lobby.delete(f"/api/operator/lobby-chat/{said['id']}")
+        assert (refused.status_code, refused.json()["code"]) == (403, "operator")
+        as_player(lobby, olga)
+        assert lobby.delete(f"/api/operator/lobby-chat/{said['id']}").json() == {
+            "removed": said["id"]
+        }
+        for socket in (a, o):
+            assert socket.next("unchat") == {"type": "unchat", "id": said["id"]}
+        gone = lobby.delete(f"/api/operator/lobby-chat/{said['id']}")
+        assert (gone.status_code, gone.json()["field"]) == (404, "id")
+        newcomer = Lobby(lobby, stack, name(lobby, "Ben"))
+        assert [m["id"] for m in newcomer.welcome["chat"]] == [kept["id"]]
+
+
+def test_the_lobby_history_on_redis_forgets_a_removed_message() -> None:
+    """Several processes keep the lobby's chat in Redis: a removed message goes from it."""
+    require_services()
+    redis = Redis.from_url(REDIS)
+    history = RedisHistory(redis)
+    first, second = message("Anna", "one", None, 1.0), message("Ben", "twö", None, 2.0)
+
+    async def check() -> tuple[bool, bool, list[str]]:
+        await redis.delete(HISTORY)
+        try:
+            for said in (first, second):
+                await history.add(said)
+            removed = await history.remove(first["id"])
+            again = await history.remove(first["id"])
+            return removed, again, [m["id"] for m in await history.last()]
+        finally:
+            await redis.delete(HISTORY)
+            await redis.aclose()
+
+    assert run_async(check()) == (True, False, [second["id"]])

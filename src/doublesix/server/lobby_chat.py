@@ -4,11 +4,13 @@ The same limits as a table's chat (``TableConfig``: 300 characters, 5
 messages in 10 s, no control characters); a message is text or one of the
 quick phrases (``Phrase``), which each reader sees in their own language.
 The last ``KEPT`` messages are kept for a new lobby socket: in memory, or in
-the Redis list ``ds:lobby:chat`` with several processes.
+the Redis list ``ds:lobby:chat`` with several processes. Each has an ``id``, by which one
+of the site's operators removes it (``History.remove``).
 """
 
 from __future__ import annotations
 
+import secrets
 from collections import deque
 from typing import Protocol
 
@@ -62,7 +64,7 @@ class Speakers:
 def message(name: str, text: str | None, phrase: Phrase | None, at: float) -> JSON:
     """The ``chat`` frame every lobby socket gets (text is text: the client never reads it
     as HTML)."""
-    out: JSON = {"type": "chat", "from": name, "at": at}
+    out: JSON = {"type": "chat", "id": secrets.token_hex(8), "from": name, "at": at}
     if phrase is not None:
         out["phrase"] = phrase.value
     else:
@@ -77,6 +79,10 @@ class History(Protocol):
         """The last ``KEPT`` messages, the oldest first."""
         ...
 
+    async def remove(self, message_id: str) -> bool:
+        """Forget the kept message ``message_id``; whether it was kept."""
+        ...
+
 
 class LocalHistory:
     def __init__(self) -> None:
@@ -87,6 +93,12 @@ class LocalHistory:
 
     async def last(self) -> list[JSON]:
         return list(self._kept)
+
+    async def remove(self, message_id: str) -> bool:
+        kept = [m for m in self._kept if m.get("id") != message_id]
+        found = len(kept) < len(self._kept)
+        self._kept = deque(kept, maxlen=KEPT)
+        return found
 
 
 class RedisHistory:
@@ -101,3 +113,10 @@ class RedisHistory:
 
     async def last(self) -> list[JSON]:
         return [orjson.loads(raw) for raw in await self.redis.lrange(HISTORY, -KEPT, -1)]
+
+    async def remove(self, message_id: str) -> bool:
+        for raw in await self.redis.lrange(HISTORY, 0, -1):
+            if orjson.loads(raw).get("id") == message_id:
+                kept = raw.decode() if isinstance(raw, bytes) else raw  # the same UTF-8 bytes
+                return bool(await self.redis.lrem(HISTORY, 1, kept))
+        return False

@@ -245,6 +245,8 @@ class Lobby:
             self._dirty.set()
         elif kind == "chat":
             self._broadcast(data["m"])
+        elif kind == "unchat":
+            self._broadcast({"type": "unchat", "id": data["id"]})
         elif kind == "table":
             self._broadcast({"type": "table", "table": data["t"]})
         elif kind == "pool":
@@ -286,6 +288,15 @@ class Lobby:
         frame = message(player.name, said, phrase, self.settings.clock())
         await self.history.add(frame)
         self.bus.publish({"k": "chat", "m": frame})
+
+    async def unsay(self, message_id: str) -> None:
+        """One of the site's operators removes a message: from what a new lobby socket is
+        sent, and from every lobby's list now. 404 if it is not kept (any more)."""
+        if not await self.history.remove(message_id):
+            raise CommandError(
+                "not_found", f"no lobby message {message_id!r}", field="id", status=404
+            )
+        self.bus.publish({"k": "unchat", "id": message_id})
 
     # --- challenges -------------------------------------------------------------------
 

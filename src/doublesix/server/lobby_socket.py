@@ -84,7 +84,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     try:
         async with lobby.present(player, None, lobby=True):
             lobby.listeners.add(conn)
-            you = None if player is None else {"name": player.name, "account": player.account}
+            you = None if player is None else player.own()
             # The list is read with no await since the socket joined the listeners: every
             # ``online`` frame it gets from now on changes exactly that list.
             conn.start(

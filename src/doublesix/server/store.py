@@ -64,6 +64,14 @@ class Guest:
     operator: bool = False
     """An account the site's operator made one of the site's operators (its web pages)."""
 
+    def own(self) -> dict[str, object]:
+        """What the player's own pages are told of them (never the id: a guest's id is its
+        cookie): the name, whether an account, and ``"operator": true`` for an operator."""
+        shown: dict[str, object] = {"name": self.name, "account": self.account}
+        if self.operator:
+            shown["operator"] = True
+        return shown
+
 
 class StaleVersionError(RuntimeError):
     """The stored table is not at the version the writer expected."""

@@ -57,12 +57,7 @@ def refused(e: AccountError) -> CommandError:
 def player_json(player: Guest | None) -> dict[str, object]:
     """``{"player": {"name", "account"}}`` (with ``"operator": true`` for an operator), or
     ``{"player": null}`` for nobody."""
-    if player is None:
-        return {"player": None}
-    shown: dict[str, object] = {"name": player.name, "account": player.account}
-    if player.operator:
-        shown["operator"] = True
-    return {"player": shown}
+    return {"player": None if player is None else player.own()}
 
 
 def _logged_in(request: Request, login: Login, status: int) -> JSONResponse:

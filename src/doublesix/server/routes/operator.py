@@ -16,6 +16,7 @@ from doublesix.server import moderation, reports
 from doublesix.server.account_names import AccountError
 from doublesix.server.deps import OperatorDep, ServerDep
 from doublesix.server.errors import CommandError
+from doublesix.server.routes.challenges import LobbyDep
 from doublesix.server.routes.ratings import sql_store
 from doublesix.table.model import JSON
 
@@ -86,3 +87,11 @@ async def unsilence(body: NameIn, srv: ServerDep, who: OperatorDep) -> dict[str,
 def _no_account(e: AccountError) -> CommandError:
     """The one refusal of ``moderation``: no account of that name."""
     return CommandError("not_found", e.message, field="name", status=404)
+
+
+@router.delete("/lobby-chat/{message_id}")
+async def unsay(message_id: str, room: LobbyDep, who: OperatorDep) -> dict[str, Any]:
+    """``{"removed": id}``: the lobby's message is gone from every lobby (404 if it is not
+    kept any more)."""
+    await room.unsay(message_id)
+    return {"removed": message_id}

@@ -5,7 +5,7 @@ import { openChallengeDialog, showChallenge, startChallenges } from './challenge
 import { toast } from './common.js';
 import { isFollowed, loadFollowing } from './follow.js';
 import { onLanguage } from './i18n.js';
-import { addLobbyChat, lobbyChatError, renderLobbyChat } from './lobby_chat.js';
+import { addLobbyChat, lobbyChatError, removeLobbyChat, renderLobbyChat } from './lobby_chat.js';
 import { connectLobby, onLobby } from './lobby_socket.js';
 import { renderOnline } from './online.js';
 
@@ -83,6 +83,10 @@ export function startLobbyLive({ presets }) {
   onLobby('chat', (f) => {
     live.chat = [...live.chat, f].slice(-50);
     addLobbyChat(f);
+  });
+  onLobby('unchat', (f) => {
+    live.chat = live.chat.filter((m) => m.id !== f.id);
+    removeLobbyChat(f.id);
   });
   onLobby('error', lobbyChatError);
   onLanguage(drawOnline);
