@@ -30,6 +30,20 @@ async function load() {
   render();
 }
 
+/** Do what `button` asks: `request()` to the server, then `told(answer)` and the list read
+ * again (every report about that account shows the change); a refusal is said in a toast,
+ * and the button may be pressed again. */
+async function act(button, request, told) {
+  button.disabled = true;
+  try {
+    told(await request());
+    await load();
+  } catch (e) {
+    failed(e);
+    button.disabled = false;
+  }
+}
+
 /** The reported account's silence: how long it lasts and "Lift", or a length and "Silence". */
 function silenceRow(report) {
   const row = document.createElement('div');
@@ -41,17 +55,9 @@ function silenceRow(report) {
       : el('span', 'operator.is_silenced', { name: report.name, until: when(until) }, 'silenced-now'));
     const lift = el('button', 'operator.lift', {}, 'small lift');
     lift.type = 'button';
-    lift.addEventListener('click', async () => {
-      lift.disabled = true;
-      try {
-        const r = await post('/api/operator/unsilence', { name: report.name });
-        toast('operator.lifted', { name: r.name });
-        await load();
-      } catch (e) {
-        failed(e);
-        lift.disabled = false;
-      }
-    });
+    lift.addEventListener('click', () => act(lift,
+      () => post('/api/operator/unsilence', { name: report.name }),
+      (r) => toast('operator.lifted', { name: r.name })));
     row.appendChild(lift);
     return row;
   }
@@ -66,19 +72,14 @@ function silenceRow(report) {
   });
   const silence = el('button', 'operator.silence', { name: report.name }, 'small silence');
   silence.type = 'button';
-  silence.addEventListener('click', async () => {
-    silence.disabled = true;
-    const hours = choice.value ? Number(choice.value) : null;
-    try {
-      const r = await post('/api/operator/silence', { name: report.name, hours, reason: `report ${report.id}` });
+  silence.addEventListener('click', () => act(silence,
+    () => post('/api/operator/silence', {
+      name: report.name, hours: choice.value ? Number(choice.value) : null, reason: `report ${report.id}`,
+    }),
+    (r) => {
       if (r.until === null) toast('operator.is_silenced_forever', { name: r.name });
       else toast('operator.is_silenced', { name: r.name, until: when(r.until) });
-      await load(); // every report about them says so now
-    } catch (e) {
-      failed(e);
-      silence.disabled = false;
-    }
-  });
+    }));
   row.append(choice, silence);
   return row;
 }
@@ -93,17 +94,11 @@ function closeRow(report) {
   tattr(note, 'aria-label', 'operator.note');
   const close = el('button', 'operator.close', {}, 'small primary close-report');
   close.type = 'submit';
-  row.addEventListener('submit', async (ev) => {
+  row.addEventListener('submit', (ev) => {
     ev.preventDefault();
-    close.disabled = true;
-    try {
-      await post(`/api/operator/reports/${report.id}/close`, { note: note.value.trim() || null });
-      toast('operator.closed_toast', { id: report.id });
-      await load();
-    } catch (e) {
-      failed(e);
-      close.disabled = false;
-    }
+    act(close,
+      () => post(`/api/operator/reports/${report.id}/close`, { note: note.value.trim() || null }),
+      () => toast('operator.closed_toast', { id: report.id }));
   });
   row.append(note, close);
   return row;
