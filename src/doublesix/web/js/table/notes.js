@@ -40,11 +40,12 @@ export function announce(events) {
     if (e.timeout && e.continue !== undefined) {
       toast('ev.continue_timeout', { name: playerName(seatNames(), e.seat) }, 'event');
     } else if (e.timeout || (e.away && e.continue === undefined)) {
-      const key = e.timeout ? 'ev.timeout' : 'ev.away';
+      // A player who left was told of once (`leave`): their bot's moves need no toast each.
+      const left = e.away && (v.away || []).some((a) => a.seat === e.seat && a.left);
+      const key = e.timeout ? 'ev.timeout' : left ? 'ev.left' : 'ev.away';
       const params = { name: playerName(seatNames(), e.seat) };
       bubble(e.seat, key, params);
-      // A player who left was told of once (`leave`): their bot's moves need no toast each.
-      if (!(e.away && (v.away || []).some((a) => a.seat === e.seat && a.left))) toast(key, params, 'event');
+      if (!left) toast(key, params, 'event');
     } else if (e.leave && e.seat !== mySeat()) {
       const params = { name: playerName(seatNames(), e.seat) };
       bubble(e.seat, 'ev.left', params);
