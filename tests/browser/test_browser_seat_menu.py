@@ -50,6 +50,11 @@ def test_an_accounts_name_at_the_table_opens_its_page_or_a_report(
     )
     assert seat(anna, c_name).locator(".seat-name").count() == 0
     assert seat(anna, c_name).locator("span.name").inner_text() == c_name
+    rating = seat(anna, b_name).locator(".seat-rating")  # a new account: 1500, provisional
+    rating.wait_for()
+    assert rating.inner_text() == "1500?" and rating.get_attribute("title") == "Rating in Draw game"
+    assert seat(anna, c_name).locator(".seat-rating").count() == 0
+    assert anna.locator("#my-name .seat-rating").inner_text() == "1500?"  # her own, below
     menu = open_menu(anna, b_name)
     assert button.get_attribute("aria-expanded") == "true"
     assert menu.get_attribute("role") == "menu"

@@ -242,3 +242,7 @@ def test_each_seat_says_whether_its_player_has_an_account(accounts_client: TestC
         ("Ben", "human", False),
         ("Bot 2", "bot", False),
     ]
+    ratings = client.get(f"/api/tables/{tid}/ratings").json()
+    assert ratings["variant"] == "draw"
+    assert ratings["seats"] == [{"rating": 1500, "provisional": True, "games": 0}, None, None]
+    assert client.get("/api/tables/nosuchtable/ratings").status_code == 404

@@ -11,12 +11,13 @@ import math
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
-from doublesix.ratings import Family, family_named
+from doublesix.ratings import Family, family_named, family_of
+from doublesix.rules.ruleset import Ruleset
 from doublesix.server import rating_store
 from doublesix.server.account_names import NAME_MAX
-from doublesix.server.deps import Server, ServerDep, not_found
+from doublesix.server.deps import Server, ServerDep, not_found, server, table_of
 from doublesix.server.errors import CommandError
 from doublesix.server.routes.pages import keyed_page
 from doublesix.server.store import SqlStore
@@ -82,6 +83,21 @@ async def find_players(srv: ServerDep, prefix: str = "") -> dict[str, Any]:
         )
     names = await rating_store.find_accounts(sql_store(srv), prefix, FOUND)
     return {"prefix": prefix, "players": [{"name": name} for name in names]}
+
+
+@router.get("/tables/{table_id}/ratings")
+async def seat_ratings(table_id: str, request: Request) -> dict[str, Any]:
+    """``{"variant", "seats": [Rating | null]}``: each account's rating at the table, in the
+    variant its rules are rated in (null for a guest, a bot or an open seat), shown beside
+    the names at a table whether or not its game is rated."""
+    table = await table_of(request, table_id)
+    family = family_of(Ruleset.from_dict(table.ruleset))
+    found = await rating_store.shown_ratings(
+        sql_store(server(request)),
+        [s.player for s in table.seats if s.account and s.player is not None],
+    )
+    seats = [found[s.player][family].to_json() if s.player in found else None for s in table.seats]
+    return {"variant": family.value, "seats": seats}
 
 
 @router.get("/players/{name}")

@@ -15,6 +15,7 @@ import { renderHand, renderHint, renderMe } from './table/hand.js';
 import { leaveButton, leaveRefused, leftIn, renderLeave } from './table/leave.js';
 import { announce, clearNotes } from './table/notes.js';
 import { followRematch } from './table/rematch.js';
+import { loadRatings } from './table/seat_ratings.js';
 import { renderLog, renderPad } from './table/side.js';
 import { $, movesFor, painter, seatCount, state, tableId } from './table/state.js';
 import { joinWith, rejoin, showMissing, showUnreachable, tableChanged, waitForPlayers } from './table/waiting.js';
@@ -24,6 +25,10 @@ const board = (fresh) => renderBoard(fresh, { play: playSelected, bend: bendAt, 
 painter('hand', renderHand);
 painter('board', () => board());
 painter('card', renderCard);
+painter('seats', () => {
+  renderSeats();
+  renderMe();
+});
 
 function render(fresh = new Map()) {
   const v = state.view;
@@ -55,6 +60,7 @@ function accept(view, events) {
   }
   const prev = state.view;
   state.view = view;
+  loadRatings(); // the game is on: every seat is taken
   state.pending = false;
   if (view.seat !== undefined && view.seat !== null) state.seat = view.seat;
   const newRound = !prev || prev.round !== view.round;

@@ -5,6 +5,7 @@ import { playerName, sideOf } from '../describe.js';
 import { el, tx } from '../i18n.js';
 import { parseTile, tileName, tileSVG } from '../tiles.js';
 import { seatName } from './seat_menu.js';
+import { ratingBadge } from './seat_ratings.js';
 import { $, isTurn, movesFor, mySeat, myTurn, positionOf, revealed, seatCount, seatNames, state } from './state.js';
 
 export function renderSeats() {
@@ -29,6 +30,8 @@ function seatPanel(s, pos) {
   const head = document.createElement('div');
   head.className = 'seat-head';
   head.appendChild(seatName(s, playerName(seatNames(), s)));
+  const rating = ratingBadge(s);
+  if (rating) head.appendChild(rating);
   if (v.ruleset.pairs && mySeat() !== null && s !== mySeat() && sideOf(v.ruleset, s) === sideOf(v.ruleset, mySeat())) {
     head.appendChild(el('span', 'seat.partner', {}, 'badge'));
   }

@@ -5,6 +5,7 @@ import { playerName, sideOf } from '../describe.js';
 import { el, lit, tattr, tx } from '../i18n.js';
 import { parseTile, tileName, tileSVG } from '../tiles.js';
 import { clickTile } from './controls.js';
+import { ratingBadge } from './seat_ratings.js';
 import { $, isTurn, movesFor, mySeat, seatNames, sortedHand, state } from './state.js';
 
 export function renderMe() {
@@ -21,6 +22,8 @@ export function renderMe() {
     return;
   }
   name.appendChild(lit('span', playerName(seatNames(), mySeat()), 'name'));
+  const rating = ratingBadge(mySeat());
+  if (rating) name.appendChild(rating);
   name.appendChild(el('span', 'round.number', { round: v.round }, 'badge round-badge'));
   // On a phone the score pad is a drawer: the totals stay in sight here.
   const mine = sideOf(v.ruleset, mySeat());

@@ -12,6 +12,7 @@ export const state = {
   version: null,
   view: null,
   closed: null, // why the table closed before its game ('expired', 'cancelled'), once it has
+  ratings: null, // {variant, seats: [rating or null]}: the players' ratings (seat_ratings.js)
   ws: null,
   selected: null, // tile name lifted from the hand
   keyEnd: undefined, // the end the keyboard has chosen for the lifted tile
