@@ -11,6 +11,7 @@ from redis.asyncio import Redis
 
 from doublesix.server import schema
 from doublesix.server.lobby_chat import HISTORY, RedisHistory, message
+from doublesix.server.moderation import appoint
 
 from .server_helpers import Command, TestClient, guest, run_async
 from .site_helpers import REDIS, require_services
@@ -159,3 +160,23 @@ def test_the_lobby_history_on_redis_forgets_a_removed_message() -> None:
             await redis.aclose()
 
     assert run_async(check()) == (True, False, [second["id"]])
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+def test_the_operators_routes_on_both_databases(client: TestClient) -> None:
+    for account_name in ("Ben", "Olga"):
+        client.cookies.clear()
+        register(client, account_name, "a long enough password")
+    store = client.app.state.server.store  # type: ignore[attr-defined]
+    assert client.portal is not None
+    assert client.portal.call(lambda: appoint(store, "OLGA", operator=True)) == "Olga"
+    client.post("/api/reports", json={"name": "Ben", "reason": "spam"})  # from Olga
+    silenced = client.post("/api/operator/silence", json={"name": "Ben", "hours": 168})
+    assert silenced.status_code == 200, silenced.text
+    [shown] = client.get("/api/operator/reports").json()["reports"]
+    assert (shown["reporter"], shown["name"], shown["reason"]) == ("Olga", "Ben", "spam")
+    assert shown["silenced"]["until"] == silenced.json()["until"]
+    closed = client.post(f"/api/operator/reports/{shown['id']}/close", json={"note": "a week"})
+    assert closed.json()["report"]["closed_at"] is not None
+    assert client.post("/api/operator/unsilence", json={"name": "Ben"}).status_code == 200
+    assert client.get("/api/operator/reports?closed=true").json()["reports"][0]["silenced"] is None
