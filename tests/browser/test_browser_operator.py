@@ -86,9 +86,12 @@ def test_an_operator_reads_silences_and_closes_a_report(
     now = item.locator(".silenced-now")  # the report says so, and offers to lift it
     now.wait_for()
     assert now.inner_text().startswith(f"{b_name} is silenced until ")
+    listed = olga.locator(f"#silenced li[data-name='{b_name}']")  # so does the list
+    assert listed.locator(".silence-reason").inner_text() == "report 1"
     item.locator("button.lift").click()
     olga.locator("#toasts .toast", has_text=f"{b_name} may chat again.").wait_for()
     item.locator("button.silence").wait_for()
+    assert listed.count() == 0
 
     item.locator("input.note").fill("silenced for a day")
     item.locator("button.close-report").click()

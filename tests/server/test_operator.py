@@ -80,10 +80,16 @@ def test_an_operator_reads_closes_and_silences(client: TestClient, account: Comm
     [ben] = [row for row in rows(client, schema.accounts) if row.name == "Ben"]
     assert ben.silenced_until == r.json()["until"] and ben.silenced_until > ben.silenced_at
     [shown] = client.get("/api/operator/reports").json()["reports"]
-    assert shown["silenced"] == {"since": ben.silenced_at, "until": ben.silenced_until}
+    assert shown["silenced"] == {"since": ben.silenced_at, "until": ben.silenced_until} | {
+        "reason": None
+    }
+    assert client.get("/api/operator/silenced").json() == {
+        "silenced": [{"name": "Ben"} | shown["silenced"]]
+    }
     assert client.post("/api/operator/unsilence", json={"name": "nobody"}).status_code == 404
     assert client.post("/api/operator/unsilence", json={"name": "BEN"}).json() == {"name": "Ben"}
     assert client.get("/api/operator/reports").json()["reports"][0]["silenced"] is None
+    assert client.get("/api/operator/silenced").json() == {"silenced": []}
     r = client.post("/api/operator/silence", json={"name": "Ben", "reason": "report 1"})
     assert r.json() == {"name": "Ben", "until": None}  # until lifted
     [shown] = client.get("/api/operator/reports").json()["reports"]
@@ -106,6 +112,7 @@ def test_an_operator_reads_closes_and_silences(client: TestClient, account: Comm
         "",
     )
     assert client.get("/api/operator/reports").status_code == 403
+    assert client.get("/api/operator/silenced").status_code == 403
     code, out, err = account("operator", "nobody")
     assert (code, out) == (1, "") and "no account is named 'nobody'" in err
 

@@ -83,19 +83,32 @@ async def lift(store: SqlStore, name: str) -> str:
     return await _set(store, name, silenced_at=None, silenced_until=None, silence_reason=None)
 
 
-async def silences(store: SqlStore, names: Collection[str], now: float) -> dict[str, JSON]:
-    """The accounts of ``names`` (as registered) silenced at ``now``: each one's
-    ``{"since", "until"}`` (``until`` None: until lifted)."""
+SILENCES_SHOWN = 200
+"""Silenced accounts the operators' page lists at most, the latest first."""
+
+
+async def silences(
+    store: SqlStore, now: float, names: Collection[str] | None = None
+) -> dict[str, JSON]:
+    """The accounts silenced at ``now`` — those of ``names`` (as registered), or the latest
+    ``SILENCES_SHOWN`` — each one's ``{"since", "until", "reason"}`` (``until`` None: until
+    lifted), the latest first."""
     a = schema.accounts
-    query = sa.select(a.c.name, a.c.silenced_at, a.c.silenced_until).where(
-        a.c.name.in_(list(names)), a.c.silenced_at.is_not(None)
+    query = (
+        sa.select(a.c.name, a.c.silenced_at, a.c.silenced_until, a.c.silence_reason)
+        .where(a.c.silenced_at.is_not(None))
+        .where(sa.or_(a.c.silenced_until.is_(None), a.c.silenced_until > now))
+        .order_by(a.c.silenced_at.desc())
+        .limit(SILENCES_SHOWN)
     )
+    if names is not None:
+        query = query.where(a.c.name.in_(list(names)))
     async with store.engine.connect() as conn:
         rows = (await conn.execute(query)).all()
     return {
         row.name: {"since": row.silenced_at, "until": row.silenced_until}
+        | {"reason": row.silence_reason}
         for row in rows
-        if silenced(row.silenced_at, row.silenced_until, now)
     }
 
 

@@ -50,7 +50,7 @@ async def listed(srv: ServerDep, who: OperatorDep, closed: bool = False) -> dict
     store = sql_store(srv)
     found = await reports.reports(store, closed=closed)
     now = srv.settings.clock()
-    silent = await moderation.silences(store, {r.name for r in found}, now)
+    silent = await moderation.silences(store, now, {r.name for r in found})
     return {"reports": [report_json(r, silent.get(r.name)) for r in found]}
 
 
@@ -73,6 +73,14 @@ async def silence(body: SilenceIn, srv: ServerDep, who: OperatorDep) -> dict[str
     except AccountError as e:
         raise _no_account(e) from None
     return {"name": name, "until": until}
+
+
+@router.get("/silenced")
+async def silenced(srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
+    """``{"silenced": [{"name", "since", "until", "reason"}]}``: the accounts silenced now,
+    the latest first (``moderation.SILENCES_SHOWN`` at most)."""
+    found = await moderation.silences(sql_store(srv), srv.settings.clock())
+    return {"silenced": [{"name": name} | shown for name, shown in found.items()]}
 
 
 @router.post("/unsilence")

@@ -10,7 +10,7 @@ import { playerLink } from './ratings.js';
 
 const SILENCES = [[1, 'operator.for_hour'], [24, 'operator.for_day'], [168, 'operator.for_week'], [null, 'operator.until_lifted']];
 const NOTE_LIMIT = 500;
-const state = { closed: false, reports: null, refused: false };
+const state = { closed: false, reports: null, silenced: [], refused: false };
 
 function when(seconds) {
   return new Date(seconds * 1000).toLocaleString(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
@@ -22,7 +22,12 @@ function failed(e) {
 
 async function load() {
   try {
-    state.reports = (await get(`/api/operator/reports${state.closed ? '?closed=true' : ''}`)).reports;
+    const [reports, silenced] = await Promise.all([
+      get(`/api/operator/reports${state.closed ? '?closed=true' : ''}`),
+      get('/api/operator/silenced'),
+    ]);
+    state.reports = reports.reports;
+    state.silenced = silenced.silenced;
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) state.refused = true;
     else failed(e);
@@ -44,21 +49,25 @@ async function act(button, request, told) {
   }
 }
 
+/** "Ben is silenced until …" and "Lift the silence", in `row`. */
+function silencedNow(row, name, silence) {
+  row.appendChild(silence.until === null
+    ? el('span', 'operator.is_silenced_forever', { name }, 'silenced-now')
+    : el('span', 'operator.is_silenced', { name, until: when(silence.until) }, 'silenced-now'));
+  const lift = el('button', 'operator.lift', {}, 'small lift');
+  lift.type = 'button';
+  lift.addEventListener('click', () => act(lift,
+    () => post('/api/operator/unsilence', { name }),
+    (r) => toast('operator.lifted', { name: r.name })));
+  row.appendChild(lift);
+}
+
 /** The reported account's silence: how long it lasts and "Lift", or a length and "Silence". */
 function silenceRow(report) {
   const row = document.createElement('div');
   row.className = 'operator-row';
   if (report.silenced) {
-    const until = report.silenced.until;
-    row.appendChild(until === null
-      ? el('span', 'operator.is_silenced_forever', { name: report.name }, 'silenced-now')
-      : el('span', 'operator.is_silenced', { name: report.name, until: when(until) }, 'silenced-now'));
-    const lift = el('button', 'operator.lift', {}, 'small lift');
-    lift.type = 'button';
-    lift.addEventListener('click', () => act(lift,
-      () => post('/api/operator/unsilence', { name: report.name }),
-      (r) => toast('operator.lifted', { name: r.name })));
-    row.appendChild(lift);
+    silencedNow(row, report.name, report.silenced);
     return row;
   }
   const choice = document.createElement('select');
@@ -134,6 +143,30 @@ function reportItem(report) {
   return li;
 }
 
+/** Every account silenced now, the latest first: its page, how long, why, and "Lift". */
+function silencedCard() {
+  const card = document.createElement('section');
+  card.className = 'card silenced-card';
+  card.id = 'silenced';
+  card.appendChild(el('h2', 'operator.silenced_title'));
+  if (!state.silenced.length) {
+    card.appendChild(el('p', 'operator.silenced_none', {}, 'muted'));
+    return card;
+  }
+  const list = document.createElement('ul');
+  for (const s of state.silenced) {
+    const li = document.createElement('li');
+    li.className = 'operator-row';
+    li.dataset.name = s.name;
+    li.append(playerLink(s.name), ' ');
+    silencedNow(li, s.name, s);
+    if (s.reason) li.appendChild(lit('span', s.reason, 'muted silence-reason'));
+    list.appendChild(li);
+  }
+  card.appendChild(list);
+  return card;
+}
+
 function render() {
   const main = clear(document.getElementById('operator'));
   main.appendChild(el('h1', 'operator.heading'));
@@ -152,6 +185,7 @@ function render() {
     load();
   });
   toggle.append(box, ' ', el('span', 'operator.show_closed'));
+  main.appendChild(silencedCard());
   main.appendChild(toggle);
   if (state.reports === null) return;
   if (!state.reports.length) {
