@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from doublesix.server.deps import GuestDep, MaybeGuest, Server, ServerDep, not_found
+from doublesix.server.deps import GuestDep, MaybeGuest, Server, ServerDep, not_found, table_of
 from doublesix.server.errors import CommandError
 from doublesix.server.lobby import (
     BotIn,
@@ -102,11 +102,8 @@ async def _host(srv: ServerDep, table_id: str) -> TableLink:
 
 
 @router.get("/tables/{table_id}")
-async def get_table(table_id: str, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
-    host = srv.manager.hosts.get(table_id)
-    table = host.table if host is not None else await srv.store.table(table_id)
-    if table is None:
-        raise not_found(f"no table {table_id!r}")
+async def get_table(table_id: str, request: Request, who: MaybeGuest) -> dict[str, Any]:
+    table = await table_of(request, table_id)
     return table_json(table, None if who is None else who.id)
 
 

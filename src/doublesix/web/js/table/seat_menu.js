@@ -6,8 +6,6 @@ import { el, lit, tattr } from '../i18n.js';
 import { openReportDialog } from '../report.js';
 import { state, tableId } from './state.js';
 
-let viewer = null; // the promise of who this browser is, asked once when a menu first opens
-
 /** The name of `seat`, shown as `text`: a menu button for an account's seat (the view's
  * `accounts`, which the game's every view brings: seats fill up to its first). */
 export function seatName(seat, text) {
@@ -42,8 +40,7 @@ function onOutside(ev) {
 }
 
 async function openMenu(button, name) {
-  viewer = viewer || me().catch(() => null);
-  const you = await viewer;
+  const you = await me().catch(() => null); // asked once a page (api.js)
   closeMenu();
   const menu = document.createElement('div');
   menu.className = 'seat-menu card';
