@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .browser_helpers import as_guest, person_name, register
+from .browser_helpers import as_guest, create_table, person_name, register
 from .conftest import serve
 from .test_browser_languages import check_page
 
@@ -132,3 +132,33 @@ def test_an_operator_removes_a_lobby_message_from_every_lobby(
     newcomer.wait_for_selector("#lobby-chat-lines")
     newcomer.wait_for_timeout(500)
     assert "something vile" not in newcomer.inner_text("#lobby-chat-lines")
+
+
+def test_an_operator_removes_a_table_chat_message(new_context: Any, site: tuple[str, Path]) -> None:
+    """At a table, an operator's "✕" on a line removes it from every page at the table."""
+    _, db = site
+    o_name, a_name = person_name("Olga"), person_name("Anna")
+    olga = new_context().new_page()
+    register(olga, o_name, PASSWORD)
+    account_command(db, "operator", o_name)
+    anna = new_context().new_page()
+    as_guest(anna, a_name)
+    table = create_table(anna, "draw", 2)
+    anna.wait_for_selector("#chat-form:not(.hidden)")
+    for text in ("something vile", "anyone for a game?"):
+        anna.fill("#chat-input", text)
+        anna.press("#chat-input", "Enter")
+        anna.locator("#chat-list .chat-line", has_text=text).wait_for()
+    assert anna.locator("#chat-list .chat-remove").count() == 0  # a player has none
+    olga.goto(f"/table/{table}")
+    vile = olga.locator("#chat-list .chat-line", has_text="something vile")
+    remove = vile.locator(".chat-remove")
+    remove.wait_for()
+    assert remove.get_attribute("title") == f"Remove {a_name}'s message from the table (operators)"
+    remove.click()
+    vile.wait_for(state="detached")
+    anna.locator("#chat-list .chat-line", has_text="something vile").wait_for(state="detached")
+    assert anna.locator("#chat-list .chat-line", has_text="anyone for a game?").count() == 1
+    olga.reload()
+    olga.locator("#chat-list .chat-line", has_text="anyone for a game?").wait_for()
+    assert "something vile" not in olga.inner_text("#chat-list")

@@ -54,3 +54,35 @@ def test_the_creator_closes_the_table_before_its_game(new_context: Any) -> None:
         page.locator(".no-table-card", has_text=closed).wait_for()
     listed = anna.request.get("/api/tables").json()["open"]
     assert table["id"] not in [t["id"] for t in listed]
+
+
+def test_a_player_leaves_the_seat_before_the_game(new_context: Any) -> None:
+    """Ben, at Anna's table in two tabs, presses "Leave this seat": both tabs watch from then
+    on, each told why, and everyone's room shows the seat open again; a seat taken again is
+    his as any other."""
+    anna, table = seat_page(new_context(), "Anna", players=3)
+    bens = new_context()
+    ben, _ = seat_page(bens, "Ben", table)
+    other_tab = bens.new_page()
+    other_tab.goto(f"/table/{table['id']}")
+    for page in (ben, other_tab):
+        page.wait_for_selector("#waiting li[data-seat='1'] .badge.you")
+    anna.wait_for_selector("#waiting li[data-seat='1'] .name")
+    assert anna.locator("#stand-up").count() == 0  # the creator closes the table instead
+    button = ben.locator("#stand-up")
+    assert button.inner_text() == "Leave this seat"
+    button.click()
+    ben.locator("#toasts .toast", has_text="You left the seat: it is free again").wait_for()
+    other_tab.locator("#toasts .toast", has_text="You left this seat on another page").wait_for()
+    for page in (ben, other_tab):
+        page.wait_for_selector("#waiting li[data-seat='1'] .take-seat")
+        assert page.locator("#stand-up, #waiting .badge.you").count() == 0
+    anna.wait_for_selector("#waiting li[data-seat='1'] .open")
+    kept = ben.evaluate("(id) => localStorage.getItem(`ds_token_${id}`)", table["id"])
+    assert kept is None
+
+    ben.locator("#waiting li[data-seat='2'] .take-seat").click()
+    ben.wait_for_selector("#waiting li[data-seat='2'] .badge.you")
+    ben.wait_for_selector("#stand-up")
+    anna.wait_for_selector("#waiting li[data-seat='2'] .name")
+    assert anna.locator("#waiting li[data-seat='2'] .name").inner_text() == "Ben"

@@ -4,6 +4,7 @@ an account; anyone else is refused, and what is refused changes nothing."""
 
 from __future__ import annotations
 
+import random
 from contextlib import ExitStack
 
 import pytest
@@ -13,7 +14,7 @@ from doublesix.server import schema
 from doublesix.server.lobby_chat import HISTORY, RedisHistory, message
 from doublesix.server.moderation import appoint
 
-from .server_helpers import Command, TestClient, guest, run_async
+from .server_helpers import Command, Socket, TestClient, guest, human_table, play_out, run_async
 from .site_helpers import REDIS, require_services
 from .test_accounts import register, rows
 from .test_lobby_socket import Lobby, as_player, name
@@ -187,3 +188,43 @@ def test_the_operators_routes_on_both_databases(client: TestClient) -> None:
     assert closed.json()["report"]["closed_at"] is not None
     assert client.post("/api/operator/unsilence", json={"name": "Ben"}).status_code == 200
     assert client.get("/api/operator/reports?closed=true").json()["reports"][0]["silenced"] is None
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+def test_an_operator_removes_a_table_chat_message_everywhere(client: TestClient) -> None:
+    """A line of a finished game's chat, removed by an operator: the pages at the table take
+    it away (``unchat``), a page that comes back after it never gets its words, and the
+    game's page leaves it out. Nobody else may; a message not kept is not found."""
+    client.cookies.clear()
+    register(client, "Olga", "a long enough password")
+    store = client.app.state.server.store  # type: ignore[attr-defined]
+    assert client.portal is not None
+    client.portal.call(lambda: appoint(store, "Olga", operator=True))
+    table_id, tokens = human_table(client, "block", 2, target="round")
+    with ExitStack() as stack:
+        sockets = [Socket(client, stack, table_id, t) for t in tokens]
+        play_out(sockets, [], random.Random(5))
+        since = sockets[0].version
+        for text in ("something vile", "good game"):
+            sockets[0].send({"type": "chat", "text": text})
+            said = [socket.receive() for socket in sockets]
+            assert said[0] == said[1] and said[0]["text"] == text
+        vile = since + 1
+        path = f"/api/operator/tables/{table_id}/chat/{vile}"
+        assert client.delete(path).status_code == 403  # the last player (a guest)
+        as_account(client, "Olga")
+        assert client.delete(path).json() == {"removed": vile}
+        unchat = {"type": "unchat", "version": vile + 2, "chat": vile}
+        assert [socket.receive() for socket in sockets] == [unchat, unchat]
+        for gone, field in ((path, "chat"), (f"/api/operator/tables/nope/chat/{vile}", None)):
+            refused = client.delete(gone)
+            assert refused.status_code == 404 and refused.json().get("field") == field
+
+        with client.websocket_connect(f"/ws/table/{table_id}") as back:
+            back.send_json({"type": "hello", "token": None, "since": since})
+            frames = [back.receive_json() for _ in range(5)]
+        assert [f["type"] for f in frames] == ["resume", "chat", "chat", "unchat", "presence"]
+        assert frames[1] == {"type": "chat", "version": vile, "removed": True}
+        assert frames[2]["text"] == "good game" and frames[3] == unchat
+    chat = client.get(f"/api/games/{table_id}/chat").json()["chat"]
+    assert [m["text"] for m in chat] == ["good game"]

@@ -14,7 +14,7 @@ from doublesix.rules.record import replay
 from doublesix.server.remote import decode, encode
 from doublesix.table import commands
 
-from .server_helpers import AppFactory, Socket, TestClient, human_table, play_out
+from .server_helpers import AppFactory, Socket, TestClient, human_table, join, new_table, play_out
 
 
 def _moves(sockets: list[Socket], present: list[Socket], rng: random.Random, n: int) -> int:
@@ -259,7 +259,57 @@ def test_a_player_who_leaves_is_played_for_at_once_and_may_come_back(
             assert b.view["seat"] == 1 and b.away == []
 
 
-def test_leaving_and_an_accounts_seat_cross_to_a_table_in_another_process() -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+def test_before_the_start_a_player_who_leaves_frees_the_seat_and_watches(
+    make_app: AppFactory,
+) -> None:
+    """Ben stands up before the start, with the table open in two tabs: both watch from then
+    on. Carla sits down there, the game starts, and only her socket sees the seat's hand;
+    Ben's old token holds nothing."""
+    with TestClient(make_app()) as client:
+        seats = [{"kind": "human"}, {"kind": "open"}, {"kind": "open"}]
+        made = new_table(client, preset="block", seats=seats)
+        table_id = made["id"]
+        ben = join(client, table_id, "Ben")
+        with ExitStack() as stack:
+            anna = Socket(client, stack, table_id, made["token"])
+            tabs = [Socket(client, stack, table_id, ben["token"]) for _ in range(2)]
+            assert [tab.seat for tab in tabs] == [1, 1]
+            tabs[0].send({"type": "leave"})
+            assert anna.update()["events"] == [{"seat": 1, "join": None, "kind": "open"}]
+            for tab in tabs:
+                tab.update()
+                assert tab.receive() == {"type": "unseat", "seat": 1}
+            table = client.get(f"/api/tables/{table_id}").json()
+            assert [s["kind"] for s in table["seats"]] == ["human", "open", "open"]
+
+            with client.websocket_connect(f"/ws/table/{table_id}") as old:
+                old.send_json({"type": "hello", "token": ben["token"], "since": None})
+                assert old.receive_json()["code"] == "bad_token"
+
+            carla = join(client, table_id, "Carla", seat=1)
+            assert carla["seat"] == 1
+            join(client, table_id, "Dora")
+            hers = Socket(client, stack, table_id, carla["token"])
+            assert hers.view["status"] == "playing" and hers.view["seat"] == 1 and hers.view["hand"]
+            for tab in tabs:
+                while tab.view["status"] != "playing":
+                    tab.update()
+                assert tab.view["seat"] is None and tab.view["hand"] == []
+            tabs[1].send({"type": "leave"})
+            refused = tabs[1].receive()
+            while refused["type"] == "update":  # the last seat and the start, still on their way
+                assert refused["view"]["hand"] == []
+                refused = tabs[1].receive()
+            assert refused["code"] == "spectator"
+
+
+def test_leaving_an_accounts_seat_a_socket_and_unchat_cross_to_another_process() -> None:
     anna = commands.Player("p", "Anna", account=True)
-    for command in (commands.Leave(1), commands.Join(anna, "token", None, None)):
+    for command in (
+        commands.Leave(1),
+        commands.Join(anna, "token", None, None),
+        commands.Connect("process/socket", 1, 5, "token"),
+        commands.Unchat(7),
+    ):
         assert decode(*encode(command)) == command

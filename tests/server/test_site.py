@@ -130,6 +130,14 @@ def play(seats: list[Seat], limit: int = 2000) -> None:
     raise AssertionError(f"the game did not end: {[s.view['status'] for s in seats]}")
 
 
+def next_of(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    """The socket's next frame of type ``kind`` (the others are passed over)."""
+    while True:
+        frame: dict[str, Any] = json.loads(ws.recv(timeout=15))
+        if frame["type"] == kind:
+            return frame
+
+
 def two_player_table(a: Process, b: Process, **options: Any) -> tuple[str, list[str]]:
     """Anna creates a 2-player block table on ``a``; Ben takes the seat on ``b``."""
     anna = guest(a, "Anna")
@@ -177,12 +185,6 @@ def test_the_waiting_room_talks_across_processes(site: Site) -> None:
         first = json.loads(ws.recv(timeout=15))
         assert first["type"] == "snapshot" and first["view"]["status"] == "waiting", first
 
-    def next_of(ws: ClientConnection, kind: str) -> dict[str, Any]:
-        while True:
-            frame: dict[str, Any] = json.loads(ws.recv(timeout=15))
-            if frame["type"] == kind:
-                return frame
-
     sockets[1].send(json.dumps({"type": "chat", "text": "room for me?"}))
     for ws in sockets:
         said = next_of(ws, "chat")
@@ -196,6 +198,31 @@ def test_the_waiting_room_talks_across_processes(site: Site) -> None:
         update = next_of(ws, "update")
         while update["view"]["status"] != "playing":
             update = next_of(ws, "update")
+
+
+def test_a_seat_left_before_the_start_is_freed_on_every_process(site: Site) -> None:
+    """Ben sits down at Anna's table through the other process and stands up again: his
+    socket there watches from then on, and once Carla has taken the seat and Dora the last
+    one, the game's start shows it no hand."""
+    a, b = site.start(), site.start()
+    anna = guest(a, "Anna")
+    seats = [{"kind": "human"}, {"kind": "open"}, {"kind": "open"}]
+    made = anna.post("/api/tables", json={"preset": "block", "seats": seats}).json()
+    ben = guest(b, "Ben")
+    joined = ben.post(f"/api/tables/{made['id']}/join", json={}).json()
+    cookie = {"Cookie": f"ds_guest={ben.cookies['ds_guest']}"}
+    ws = b.socket(f"/ws/table/{made['id']}", additional_headers=cookie)
+    ws.send(json.dumps({"type": "hello", "token": joined["token"], "since": None}))
+    assert next_of(ws, "snapshot")["view"]["seat"] == 1
+    ws.send(json.dumps({"type": "leave"}))
+    assert next_of(ws, "unseat") == {"type": "unseat", "seat": 1}
+    for name, seat in (("Carla", 1), ("Dora", 2)):
+        joins = guest(a, name).post(f"/api/tables/{made['id']}/join", json={"seat": seat})
+        assert joins.status_code == 200, joins.text
+    update = next_of(ws, "update")
+    while update["view"]["status"] != "playing":
+        update = next_of(ws, "update")
+    assert update["view"]["seat"] is None and update["view"]["hand"] == []
 
 
 def test_the_owner_dies_and_another_process_finishes_the_game(site: Site) -> None:

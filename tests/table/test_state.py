@@ -15,10 +15,10 @@ from doublesix.table import commands
 from doublesix.table.commands import Phrase, Player
 from doublesix.table.config import TableConfig
 from doublesix.table.errors import Refusal, TableError
-from doublesix.table.frames import entry_events
+from doublesix.table.frames import chat_message, chat_shown, entry_events, entry_frame
 from doublesix.table.model import EventKind, Seat, SeatKind, Stand, Table, TableStatus
 from doublesix.table.records import record_of
-from doublesix.table.state import Announce, OpenRematch, TableState
+from doublesix.table.state import Announce, OpenRematch, TableState, Unseat
 
 LEVELS = ("random", "greedy")
 ANNA, BEN, CARLA = Player("a", "Anna"), Player("b", "Ben"), Player("c", "Carla")
@@ -59,6 +59,13 @@ def started(config: TableConfig | None = None, **kw: Any) -> TableState:
     state.apply(commands.Join(BEN, TOKEN), 1.0)
     assert state.table.status == TableStatus.PLAYING
     return state
+
+
+def connect(
+    state: TableState, socket: str, seat: int, since: int | None = None
+) -> commands.Connect:
+    """A socket of ``seat`` says hello with the seat's token."""
+    return commands.Connect(socket, seat, since, state.table.seats[seat].token)
 
 
 def mover(state: TableState) -> int:
@@ -255,8 +262,8 @@ def test_the_turn_timer_gives_the_move_to_a_bot_then_continue_is_pressed() -> No
 
 def test_an_away_player_gets_a_grace_period_then_a_stand_in() -> None:
     state = started(TableConfig(grace_seconds=60.0, bot_delay=0.5))
-    assert state.apply(commands.Connect("a", 0), 2.0).effects == [Announce()]
-    state.apply(commands.Connect("b", 1), 2.0)
+    assert state.apply(connect(state, "a", 0), 2.0).effects == [Announce()]
+    state.apply(connect(state, "b", 1), 2.0)
     assert state.away() == [] and state.wake_at() is None
     seat = mover(state)
     state.apply(commands.Disconnect("ab"[seat]), 10.0)
@@ -267,15 +274,15 @@ def test_an_away_player_gets_a_grace_period_then_a_stand_in() -> None:
     out = state.apply(commands.Tick(), 70.0)
     assert Announce() in out.effects and state.away()[0]["bot"] is True
     assert out.think is not None and out.think.stand == Stand.AWAY and out.think.delay == 0.5
-    back = state.apply(commands.Connect("again", seat, since=0), 71.0)
+    back = state.apply(connect(state, "again", seat, since=0), 71.0)
     assert back.think is None and state.away() == []  # its player plays again
 
 
 def test_a_player_who_leaves_has_a_stand_in_at_once_until_they_come_back() -> None:
     state = started(TableConfig(grace_seconds=60.0, bot_delay=0.5, resume_events=1000))
-    state.apply(commands.Connect("a", 0), 2.0)
-    state.apply(commands.Connect("a2", 0), 2.0)  # Anna in two tabs: leaving frees both
-    state.apply(commands.Connect("b", 1), 2.0)
+    state.apply(connect(state, "a", 0), 2.0)
+    state.apply(connect(state, "a2", 0), 2.0)  # Anna in two tabs: leaving frees both
+    state.apply(connect(state, "b", 1), 2.0)
     seat = mover(state)
     out = state.apply(commands.Leave(seat), 5.0)
     [entry] = out.entries
@@ -297,7 +304,7 @@ def test_a_player_who_leaves_has_a_stand_in_at_once_until_they_come_back() -> No
     thought = rebuilt.think()
     assert thought is not None and thought.stand == Stand.AWAY
 
-    back = state.apply(commands.Connect("again", seat), 40.0)  # the player opens the table again
+    back = state.apply(connect(state, "again", seat), 40.0)  # the player opens the table again
     assert back.think is None and state.away() == [] and state.left == set()
 
 
@@ -306,16 +313,94 @@ def test_before_the_start_the_creator_who_leaves_closes_the_table() -> None:
         table(anna(), Seat(1, SeatKind.OPEN), Seat(2, SeatKind.OPEN)), TableConfig(), LEVELS, 0.0
     )
     waiting.apply(commands.Join(BEN, TOKEN), 1.0)
-    before = repr(waiting.table)
-    with pytest.raises(TableError) as e:  # Ben's seat stays his: no one else sees its views
-        waiting.apply(commands.Leave(1), 2.0)
-    assert e.value.code == Refusal.NOT_STARTED and repr(waiting.table) == before
     out = waiting.apply(commands.Leave(0), 4.0)
     assert [e.kind for e in out.entries] == [EventKind.CLOSE]
     assert waiting.table.status == TableStatus.CLOSED and waiting.view(1)["closed"] == "cancelled"
     with pytest.raises(TableError) as e:
         waiting.apply(commands.Join(CARLA, "carla's"), 5.0)
     assert e.value.code == Refusal.CLOSED
+
+
+def test_before_the_start_anyone_else_who_leaves_frees_the_seat() -> None:
+    state = TableState(
+        table(
+            anna(),
+            Seat(1, SeatKind.OPEN),
+            Seat(2, SeatKind.INVITE, invite="code"),
+            Seat(3, SeatKind.OPEN),
+        ),
+        TableConfig(),
+        LEVELS,
+        0.0,
+    )
+    state.apply(commands.Join(BEN, TOKEN), 1.0)
+    state.apply(commands.Join(CARLA, "carla's", invite="code"), 1.5)
+    for socket, seat in (("a", 0), ("b", 1), ("b2", 1), ("c", 2)):  # Ben in two tabs
+        state.apply(connect(state, socket, seat), 2.0)
+
+    out = state.apply(commands.Leave(1), 3.0)
+    [entry] = out.entries
+    assert entry.kind == EventKind.SEAT and entry.seat == 1
+    assert entry.data == {"kind": "open", "name": None, "bot": None}
+    assert out.effects == [Unseat(1, entry.version), Announce()]
+    assert state.table.seats[1] == Seat(1, SeatKind.OPEN)
+    assert state.sockets == {"a": 0, "c": 2} and 1 not in state.gone
+    assert state.table.status == TableStatus.OPEN
+    before = repr(state.table)
+    with pytest.raises(TableError) as e:  # his token holds no seat now
+        state.apply(commands.Connect("b3", 1, None, TOKEN), 4.0)
+    assert e.value.code == Refusal.BAD_TOKEN and repr(state.table) == before
+
+    # A seat taken with an invitation is held for it again.
+    state.apply(commands.Leave(2), 5.0)
+    assert state.table.seats[2] == Seat(2, SeatKind.INVITE, invite="code")
+    with pytest.raises(TableError) as e:
+        state.apply(commands.Join(Player("d", "Dora"), "dora's", seat=2), 6.0)
+    assert e.value.code == Refusal.INVITE
+
+    # A restart rebuilds the waiting room as it is; then the seats fill and the game starts.
+    rebuilt = TableState.rebuild(
+        copy.deepcopy(state.table), list(state.recent), state.config, LEVELS, 7.0
+    )
+    assert rebuilt.table == state.table
+    rebuilt.apply(commands.Join(Player("d", "Dora"), "dora's", seat=1), 8.0)
+    rebuilt.apply(commands.Join(CARLA, "carla's again", invite="code"), 9.0)
+    rebuilt.apply(commands.SetBot("a", 3, "greedy"), 10.0)
+    assert rebuilt.table.status == TableStatus.PLAYING
+    assert [s.player for s in rebuilt.table.seats] == ["a", "d", "c", None]
+
+
+def test_an_operator_removes_a_chat_message_from_every_view_and_resume() -> None:
+    state = started(TableConfig(resume_events=1000))
+    said = state.apply(commands.Chat(0, ANNA, text="rude words"), 2.0).entries[0]
+    kept = state.apply(commands.Chat(1, BEN, text="hello"), 3.0).entries[0]
+    before = frozen(state) + repr(list(state.recent))
+    for version in (kept.version + 1, 1):  # no such entry; an entry that is no message
+        with pytest.raises(TableError) as e:
+            state.apply(commands.Unchat(version), 4.0)
+        assert e.value.code == Refusal.NO_MESSAGE and e.value.field == "chat"
+        assert frozen(state) + repr(list(state.recent)) == before
+
+    out = state.apply(commands.Unchat(said.version), 5.0)
+    [entry] = out.entries
+    assert entry.kind == EventKind.UNCHAT and entry.data == {"chat": said.version}
+    unchat = {"type": "unchat", "version": entry.version, "chat": said.version}
+    assert json.loads(entry_frame(entry, 0, None)) == unchat
+    for viewer in state.viewers():
+        assert [m.get("text") for m in state.view(viewer)["chat"]] == ["hello"]
+    greeting = state.greeting(None, said.version - 1)
+    assert greeting is not None and "rude words" not in "".join(greeting)
+    frames = [json.loads(f) for f in greeting]
+    assert frames[1] == {"type": "chat", "version": said.version, "removed": True}
+    assert frames[2]["text"] == "hello" and frames[3] == unchat
+
+    # The stored log keeps the words; whatever is rebuilt or read from it shows them nowhere.
+    log = [said if e.version == said.version else e for e in state.recent]
+    rebuilt = TableState.rebuild(copy.deepcopy(state.table), log, state.config, LEVELS, 6.0)
+    assert rebuilt.view(None)["chat"] == state.view(None)["chat"]
+    again = rebuilt.greeting(None, said.version - 1)
+    assert again is not None and again[:-1] == greeting[:-1]  # but who is away since when
+    assert chat_shown(log) == [chat_message(kept)]
 
 
 def test_leaving_is_for_a_seated_player_at_a_table_not_over() -> None:
@@ -332,7 +417,7 @@ def test_leaving_is_for_a_seated_player_at_a_table_not_over() -> None:
 
 def test_a_table_everyone_left_closes_and_an_unfilled_one_expires() -> None:
     state = started(TableConfig(grace_seconds=1.0, abandon_seconds=100.0))
-    state.apply(commands.Connect("a", 0), 2.0)
+    state.apply(connect(state, "a", 0), 2.0)
     state.apply(commands.Disconnect("a"), 3.0)
     assert state.wake_at() is not None
     state.apply(commands.Tick(), 103.0)

@@ -24,6 +24,7 @@ STATUS = {
     Refusal.FORBIDDEN: 403,
     Refusal.BAD_TOKEN: 403,
     Refusal.NO_TABLE: 404,
+    Refusal.NO_MESSAGE: 404,
     Refusal.STARTED: 409,
     Refusal.TAKEN: 409,
     Refusal.FULL: 409,

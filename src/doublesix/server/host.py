@@ -31,7 +31,7 @@ from doublesix.table import commands
 from doublesix.table.errors import Refusal, TableError
 from doublesix.table.frames import encode, event_frames
 from doublesix.table.model import JSON, Entry, EventKind, Table, TableStatus
-from doublesix.table.state import Announce, OpenRematch, Outcome, TableState, Think
+from doublesix.table.state import Announce, OpenRematch, Outcome, TableState, Think, Unseat
 
 log = logging.getLogger(__name__)
 
@@ -207,6 +207,8 @@ class TableHost:
             if isinstance(effect, Announce):
                 presence = encode({"type": "presence", "away": self.state.away()})
                 self.shell.hub.notify(self.id, presence)
+            elif isinstance(effect, Unseat):
+                self.shell.hub.unseat(self.id, effect.seat, effect.version)
             elif isinstance(effect, OpenRematch):
                 self._rematching = asyncio.create_task(
                     self._open_rematch(effect.table), name=f"rematch-{self.id}"

@@ -5,7 +5,8 @@ seat and one for spectators (``EventFrames``: through Redis, the part of the
 view they all share travels once); each listener takes the frame of its own
 seat.
 Frames that are no event (who is connected, say) go to every listener as
-they are, without a number (``notify``).
+they are, without a number (``notify``). A seat freed before the start is
+told to the listeners that held it (``unseat``): they watch from then on.
 ``LocalHub`` delivers inside this process; ``RedisHub`` sends every frame
 through Redis to the processes whose sockets are at the table (``Relay``),
 with the same two sides: the host's ``publish`` and the socket's
@@ -32,6 +33,11 @@ class Listener(Protocol):
         """Take the frame of event ``version`` (None: a frame that is no event); must not block."""
         ...
 
+    def unseat(self, seat: int, version: int) -> None:
+        """``seat`` was freed at ``version``: a listener that held it since before takes the
+        spectators' frames from now on; must not block."""
+        ...
+
 
 class Hub(Protocol):
     def subscribe(self, table_id: str, listener: Listener) -> None: ...
@@ -54,6 +60,10 @@ class Hub(Protocol):
 
     def notify(self, table_id: str, frame: str) -> None:
         """Send ``frame`` (no event, nothing hidden in it) to every listener of the table."""
+        ...
+
+    def unseat(self, table_id: str, seat: int, version: int) -> None:
+        """Tell every listener of the table that ``seat`` was freed at ``version``."""
         ...
 
 
@@ -91,6 +101,10 @@ class LocalHub:
     def notify(self, table_id: str, frame: str) -> None:
         for listener in list(self._tables.get(table_id, ())):
             listener.deliver(None, frame)
+
+    def unseat(self, table_id: str, seat: int, version: int) -> None:
+        for listener in list(self._tables.get(table_id, ())):
+            listener.unseat(seat, version)
 
 
 class RedisHub:
@@ -135,6 +149,10 @@ class RedisHub:
         self._local.notify(table_id, frame)
         self.relay.publish(table_id, {"from": self.relay.process, "n": frame})
 
+    def unseat(self, table_id: str, seat: int, version: int) -> None:
+        self._local.unseat(table_id, seat, version)
+        self.relay.publish(table_id, {"from": self.relay.process, "u": [seat, version]})
+
     def owned(self, table_id: str) -> None:
         """Say that this process runs the table now."""
         self.relay.publish(table_id, {"o": self.relay.process})
@@ -146,6 +164,9 @@ class RedisHub:
             self.on_owner(table_id, message["o"])
         elif "n" in message:
             self._local.notify(table_id, message["n"])
+        elif "u" in message:
+            seat, version = message["u"]
+            self._local.unseat(table_id, seat, version)
         else:
             parts = {
                 None if seat == "s" else int(seat): (head, tail)

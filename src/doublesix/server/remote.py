@@ -65,8 +65,10 @@ def encode(request: Request) -> tuple[str, JSON]:
             return "rematch", {"seat": seat, "agree": agree}
         case commands.Leave(seat=seat):
             return "leave", {"seat": seat}
-        case commands.Connect(socket=socket, seat=seat, since=since):
-            return "connect", {"socket": socket, "seat": seat, "since": since}
+        case commands.Unchat(chat=chat):
+            return "unchat", {"chat": chat}
+        case commands.Connect(socket=socket, seat=seat, since=since, token=token):
+            return "connect", {"socket": socket, "seat": seat, "since": since, "token": token}
         case commands.Disconnect(socket=socket):
             return "disconnect", {"socket": socket}
         case commands.Hold(sockets=sockets):
@@ -102,8 +104,10 @@ def decode(op: str, args: JSON) -> Request:
             return commands.Rematch(args["seat"], args["agree"])
         case "leave":
             return commands.Leave(args["seat"])
+        case "unchat":
+            return commands.Unchat(args["chat"])
         case "connect":
-            return commands.Connect(args["socket"], args["seat"], args["since"])
+            return commands.Connect(args["socket"], args["seat"], args["since"], args["token"])
         case "disconnect":
             return commands.Disconnect(args["socket"])
         case "hold":

@@ -15,7 +15,7 @@ import logging
 import secrets
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,8 +81,6 @@ def error_frame(error: TableError) -> JSON:
         out["field"] = error.field
     if error.rule is not None:
         out["rule"] = error.rule
-    if error.field is not None:
-        out["field"] = error.field
     return out
 
 
@@ -101,8 +99,14 @@ class Connection:
         self.floor: int | None = None
         """The last version queued; None until the first frames are."""
         self._early: list[tuple[int, str]] = []
+        self._first: int | None = None
+        """The version of the first frames: the seat was this socket's then."""
+        self._freed: int | None = None
+        """A version at which the seat was freed, told before the first frames came."""
         self.hint: asyncio.Task[None] | None = None
         """The hint being found for this socket (stopped when it closes)."""
+        self.on_unseat: Callable[[], None] = lambda: None
+        """Called once the socket holds its seat no more."""
 
     def deliver(self, version: int | None, frame: str) -> None:
         if self.floor is None:
@@ -117,12 +121,29 @@ class Connection:
 
     def start(self, version: int, frames: Sequence[str]) -> None:
         """Queue the first frames (a snapshot, or a resume and the missing frames)."""
-        self.floor = version
+        self.floor = self._first = version
         for frame in frames:
             self._put(frame)
         early, self._early = self._early, []
         for v, frame in early:
             self.deliver(v, frame)
+        if self._freed is not None:
+            self.unseat(self.seat, self._freed)
+
+    def unseat(self, seat: int | None, version: int) -> None:
+        """``seat`` was freed at ``version``. If this socket held it from before, it watches
+        from now on (the ``unseat`` frame tells its page); a socket that came later belongs
+        to whoever sat down since."""
+        if seat is None or seat != self.seat:
+            return
+        if self._first is None:
+            self._freed = version  # decided once the first frames say when it held the seat
+            return
+        self._freed = None
+        if self._first < version:
+            self.seat = None
+            self.send({"type": "unseat", "seat": seat})
+            self.on_unseat()
 
     def send(self, message: JSON) -> None:
         self._put(encode(message))
@@ -200,7 +221,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     socket = Socket(table_id, f"{server.manager.process}/{uuid.uuid4().hex}", Connection(seat))
     lobby: Lobby = ws.app.state.lobby
     async with lobby.present(guest, None if seat is None else table_id):  # who is online
-        await _serve(ws, server, socket, player, hello.since)
+        await _serve(ws, server, socket, player, hello)
 
 
 @dataclass
@@ -217,20 +238,31 @@ async def _serve(
     server: Server,
     socket: Socket,
     player: commands.Player | None,
-    since: int | None,
+    hello: Hello,
 ) -> None:
     conn, table_id = socket.conn, socket.table
+    since, token = hello.since, (hello.token if conn.seat is not None else None)
     sender: asyncio.Task[None] | None = None
     here = server.sockets.setdefault(table_id, {})
     try:
         await server.hub.follow(table_id)
         server.hub.subscribe(table_id, conn)
-        version, frames = await _submit(
-            server, table_id, commands.Connect(socket.key, conn.seat, since)
-        )
-        conn.start(version, frames)
+        try:
+            version, frames = await _submit(
+                server, table_id, commands.Connect(socket.key, conn.seat, since, token)
+            )
+        except TableError as e:
+            if e.code == Refusal.BAD_TOKEN:  # the seat was freed since the socket looked
+                await _close(ws, CLOSE_BAD_TOKEN, e)
+            raise
         if conn.seat is not None:
             here[socket.key] = conn.seat
+
+        def unseated() -> None:
+            here.pop(socket.key, None)  # its Disconnect concerns no seat now
+
+        conn.on_unseat = unseated
+        conn.start(version, frames)
         sender = asyncio.create_task(_sender(ws, conn))
         bucket = _Bucket(server.limits.frames_per_second, server.limits.burst)
         while True:

@@ -7,7 +7,7 @@ move, a seat's player arriving or leaving, the clock's tick.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from doublesix.rules.moves import Move, Turn
@@ -40,7 +40,7 @@ class Join:
     ``token`` becomes the seat's secret (a player seated already keeps its own)."""
 
     player: Player
-    token: str
+    token: str = field(repr=False)
     seat: int | None = None
     invite: str | None = None
 
@@ -105,10 +105,18 @@ class Rematch:
 @dataclass(frozen=True)
 class Leave:
     """``seat``'s player leaves. During the game a bot plays for the seat from now on, with no
-    grace period to wait out, until the player opens the table again; before it, the
-    creator's leaving closes the table."""
+    grace period to wait out, until the player opens the table again. Before it, the
+    creator's leaving closes the table, and anyone else's frees their seat."""
 
     seat: int | None
+
+
+@dataclass(frozen=True)
+class Unchat:
+    """One of the site's operators removes the chat entry ``chat`` (the shell checks who
+    asks: the table takes the command of anyone who can send it)."""
+
+    chat: int
 
 
 @dataclass(frozen=True)
@@ -137,6 +145,9 @@ class Connect:
     """The socket's key, unique among all the server's sockets."""
     seat: int | None
     since: int | None = None
+    token: str | None = field(default=None, repr=False)
+    """The seat's token, as the socket said hello with it: the seat must still be its
+    (it may have been freed, and taken again, since the socket looked it up)."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +182,7 @@ Command = (
     | Chat
     | Rematch
     | Leave
+    | Unchat
     | RematchOpened
     | BotMove
     | Connect

@@ -26,6 +26,7 @@ class Refusal(StrEnum):
     FORBIDDEN = "forbidden"
     BOT = "bot"
     CHAT = "chat"
+    NO_MESSAGE = "no_message"
     RATE_LIMITED = "rate_limited"
     HINTS_OFF = "hints_off"
     NO_HINTS = "no_hints"

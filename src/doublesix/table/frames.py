@@ -9,12 +9,12 @@ that holds a table's log can resend exactly what a client missed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import orjson
 
-from doublesix.table.model import JSON, Entry, EventKind
+from doublesix.table.model import JSON, SAID_KINDS, Entry, EventKind
 
 Viewer = int | None
 
@@ -57,8 +57,11 @@ def entry_events(entry: Entry, viewer: Viewer) -> list[JSON]:
 
 
 def chat_message(entry: Entry) -> JSON:
-    """The ``chat`` frame of a chat entry (the same for every reader)."""
+    """The ``chat`` frame of a chat entry (the same for every reader); of one an operator
+    removed, a placeholder that keeps its version (``removed``)."""
     data = entry.data
+    if data.get("removed"):
+        return {"type": "chat", "version": entry.version, "removed": True}
     out: JSON = {
         "type": "chat",
         "version": entry.version,
@@ -72,6 +75,20 @@ def chat_message(entry: Entry) -> JSON:
     else:
         out["text"] = data["text"]
     return out
+
+
+def said_frame(entry: Entry) -> JSON:
+    """The frame of a ``chat`` or ``unchat`` entry: the same for every reader."""
+    if entry.kind == EventKind.UNCHAT:
+        return {"type": "unchat", "version": entry.version, "chat": entry.data["chat"]}
+    return chat_message(entry)
+
+
+def chat_shown(entries: Iterable[Entry]) -> list[JSON]:
+    """The chat messages of a table's log, but those that an operator removed."""
+    kept = [e for e in entries if e.kind in SAID_KINDS]
+    removed = {e.data["chat"] for e in kept if e.kind == EventKind.UNCHAT}
+    return [chat_message(e) for e in kept if e.kind == EventKind.CHAT and e.version not in removed]
 
 
 def encode(value: object) -> str:
@@ -90,9 +107,10 @@ def update_frame(version: int, events: Sequence[JSON], view: str | None) -> str:
 
 
 def entry_frame(entry: Entry, viewer: Viewer, view: str | None) -> str:
-    """The frame of ``entry`` for ``viewer``: a ``chat`` frame, or an ``update``."""
-    if entry.kind == EventKind.CHAT:
-        return encode(chat_message(entry))
+    """The frame of ``entry`` for ``viewer``: a ``chat`` or ``unchat`` frame, or an
+    ``update``."""
+    if entry.kind in SAID_KINDS:
+        return encode(said_frame(entry))
     return update_frame(entry.version, entry_events(entry, viewer), view)
 
 
@@ -128,8 +146,8 @@ class EventFrames:
 def event_frames(entry: Entry, views: EncodedViews) -> EventFrames:
     """The frame of ``entry`` for every viewer of ``views``: the same text as
     ``entry_frame(entry, viewer, views.text(viewer))``."""
-    if entry.kind == EventKind.CHAT:
-        frame = encode(chat_message(entry))
+    if entry.kind in SAID_KINDS:
+        frame = encode(said_frame(entry))
         return EventFrames("", {viewer: (frame, "") for viewer in views.own})
     parts = {
         viewer: (

@@ -50,10 +50,16 @@ class EventKind(StrEnum):
     CLOSE = "close"
     LEAVE = "leave"
     """A seat's player left the game: a bot plays for the seat until they come back."""
+    UNCHAT = "unchat"
+    """One of the site's operators removed the chat entry ``data["chat"]``: it is shown
+    nowhere from then on (the log keeps it, for the operators)."""
 
 
 GAME_KINDS = frozenset({EventKind.START, EventKind.PLAY, EventKind.STRAIGHTEN, EventKind.CONTINUE})
 """The entries that change the game: a command that saw an older version is stale."""
+
+SAID_KINDS = frozenset({EventKind.CHAT, EventKind.UNCHAT})
+"""The entries that are a frame of their own, the same for every viewer, with no view."""
 
 
 class Stand(StrEnum):

@@ -16,6 +16,7 @@ A refused command raises ``TableError`` and changes nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 import unicodedata
 from collections import deque
@@ -35,6 +36,7 @@ from doublesix.table.frames import EncodedViews, Viewer, chat_message, encode, e
 from doublesix.table.model import (
     GAME_KINDS,
     JSON,
+    SAID_KINDS,
     CloseReason,
     Entry,
     EventKind,
@@ -79,13 +81,22 @@ class Announce:
 
 
 @dataclass(frozen=True)
+class Unseat:
+    """Effect: the sockets that held ``seat`` before ``version`` (its entry freeing the seat)
+    hold it no more; they watch from now on, and whoever sits there next gets its views."""
+
+    seat: int
+    version: int
+
+
+@dataclass(frozen=True)
 class OpenRematch:
     """Effect: make a new table with this one's seats and options, then ``RematchOpened``."""
 
     table: Table
 
 
-Effect = Announce | OpenRematch
+Effect = Announce | Unseat | OpenRematch
 
 
 @dataclass
@@ -219,6 +230,8 @@ class TableState:
         elif kind == EventKind.LEAVE:
             assert entry.seat is not None
             self._stand_in_for(entry.seat, entry.at)
+        elif kind == EventKind.UNCHAT:
+            self._unsay(data["chat"])
         if made is not None and data.get("events") != made:
             raise ValueError(f"table {self.table.id}: entry {entry.version} replays differently")
         if kind in GAME_KINDS:
@@ -258,12 +271,15 @@ class TableState:
                 self._rematch(command, now, out)
             case commands.Leave():
                 self._leave(command.seat, now, out)
+            case commands.Unchat():
+                self._unchat(command.chat, now, out)
             case commands.RematchOpened():
                 if self.rematch_table is None:
                     self.rematch_table = command.table
                     self._log(out, EventKind.REMATCH, None, {"table": command.table}, now)
             case commands.Connect():
                 if command.seat is not None:
+                    self._need_token(command.seat, command.token)
                     self._hold(command.socket, command.seat, out)
                 out.answer = self._greet(command.seat, command.since)
             case commands.Disconnect():
@@ -320,6 +336,7 @@ class TableState:
                 cmd.player.id,
                 cmd.player.name,
                 token,
+                invite=seat.invite,  # the seat is held for it again if its player stands up
                 account=cmd.player.account,
             ),
             now,
@@ -387,10 +404,10 @@ class TableState:
         self._seat(Seat(cmd.seat, SeatKind.BOT, cmd.level, None, bot_name(cmd.seat)), now, out)
         self._start_if_full(now, out)
 
-    def _seat(self, seat: Seat, now: float, out: Outcome) -> None:
+    def _seat(self, seat: Seat, now: float, out: Outcome) -> Entry:
         self.table.seats[seat.number] = seat
         public = {"kind": seat.kind.value, "name": seat.name, "bot": seat.bot}
-        self._log(out, EventKind.SEAT, seat.number, public, now)
+        return self._log(out, EventKind.SEAT, seat.number, public, now)
 
     def _start_if_full(self, now: float, out: Outcome) -> None:
         """Start the game once every seat is taken."""
@@ -551,6 +568,28 @@ class TableState:
             data["player"] = cmd.player.id
         self.chat.append(self._log(out, EventKind.CHAT, cmd.seat, data, now))
 
+    def _unchat(self, version: int, now: float, out: Outcome) -> None:
+        """One of the site's operators removes chat entry ``version`` (``commands.Unchat``):
+        one of the table's last ``config.chat_kept`` messages, those its pages show."""
+        if not any(e.version == version for e in self.chat):
+            raise TableError(
+                Refusal.NO_MESSAGE,
+                f"no message {version} among the table's last {self.config.chat_kept}",
+                field="chat",
+            )
+        self._unsay(version)
+        self._log(out, EventKind.UNCHAT, None, {"chat": version}, now)
+
+    def _unsay(self, version: int) -> None:
+        """Chat entry ``version`` is shown nowhere from now on: it leaves the views' chat, and
+        a resume sends a placeholder in its place (``removed``), so that no version is
+        missing from it."""
+        for entry in [e for e in self.chat if e.version == version]:
+            self.chat.remove(entry)
+        for i, entry in enumerate(self.recent):
+            if entry.version == version and entry.kind == EventKind.CHAT:
+                self.recent[i] = dataclasses.replace(entry, data={"removed": True})
+
     def _chat_text(self, text: str | None) -> str:
         cleaned = (text or "").strip()
         if not cleaned:
@@ -590,7 +629,7 @@ class TableState:
         if seat is None:
             raise TableError(Refusal.SPECTATOR, "only a seated player leaves")
         if self.table.status == TableStatus.OPEN:
-            self._cancel(seat, now, out)
+            self._before_start(seat, now, out)
             return
         self._playing()
         if seat in self.left:
@@ -601,22 +640,36 @@ class TableState:
         self._log(out, EventKind.LEAVE, seat, {}, now)
         out.effects.append(Announce())
 
-    def _cancel(self, seat: int, now: float, out: Outcome) -> None:
-        """Before the start only the creator (seat 0) leaves, and the table closes. A seat is
-        never freed for another player: its sockets would go on seeing that seat's views."""
-        if seat != 0:
-            raise TableError(
-                Refusal.NOT_STARTED,
-                "the game has not started: the seat is yours until it does or the table closes",
-            )
-        self.table.status = TableStatus.CLOSED
-        self.closed = CloseReason.CANCELLED
-        self._log(out, EventKind.CLOSE, None, {"reason": CloseReason.CANCELLED.value}, now)
+    def _before_start(self, seat: int, now: float, out: Outcome) -> None:
+        """Before the start the creator (seat 0) who leaves closes the table; anyone else
+        stands up: the seat is free again (held for its invitation, if it was taken with
+        one), and the sockets that held it watch from now on (``Unseat``), so that whoever
+        sits there next is the only one who sees its hand."""
+        if seat == 0:
+            self.table.status = TableStatus.CLOSED
+            self.closed = CloseReason.CANCELLED
+            self._log(out, EventKind.CLOSE, None, {"reason": CloseReason.CANCELLED.value}, now)
+            return
+        invite = self.table.seats[seat].invite
+        for socket in [key for key, held in self.sockets.items() if held == seat]:
+            del self.sockets[socket]
+        self.gone.pop(seat, None)
+        kind = SeatKind.OPEN if invite is None else SeatKind.INVITE
+        entry = self._seat(Seat(seat, kind, invite=invite), now, out)
+        out.effects.append(Unseat(seat, entry.version))
+        out.effects.append(Announce())
 
     def _stand_in_for(self, seat: int, now: float) -> None:
         self.gone[seat] = now
         self.stand_in.add(seat)
         self.left.add(seat)
+
+    def _need_token(self, seat: int, token: str | None) -> None:
+        """A socket plays for ``seat`` only with the seat's token of now."""
+        held = self.table.seats[seat].token if 0 <= seat < len(self.table.seats) else None
+        given = (token or "").encode("utf-8", "surrogatepass")
+        if held is None or not secrets.compare_digest(held.encode(), given):
+            raise TableError(Refusal.BAD_TOKEN, "that token holds no seat here")
 
     def _hold(self, socket: str, seat: int, out: Outcome) -> None:
         """A socket of ``seat`` is here: its player is back, if it was away or had left."""
@@ -776,7 +829,7 @@ class TableState:
         kept = [e for e in self.recent if e.version > since]
         if since < v and (not kept or kept[0].version != since + 1):
             return None
-        last_update = max((e.version for e in kept if e.kind != EventKind.CHAT), default=None)
+        last_update = max((e.version for e in kept if e.kind not in SAID_KINDS), default=None)
         frames = [encode({"type": "resume", "since": since, "version": v})]
         for entry in kept:
             view = encode(self.view(viewer)) if entry.version == last_update else None

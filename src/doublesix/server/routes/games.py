@@ -14,8 +14,8 @@ from doublesix.rules.text import record_lines
 from doublesix.server.deps import server, table_of
 from doublesix.server.errors import CommandError
 from doublesix.server.routes.reviewing import review
-from doublesix.table.frames import chat_message
-from doublesix.table.model import JSON, EventKind, Table, TableStatus
+from doublesix.table.frames import chat_shown
+from doublesix.table.model import JSON, Table, TableStatus
 from doublesix.table.records import record_of
 
 router = APIRouter(prefix="/api/games")
@@ -79,4 +79,4 @@ async def chat(table_id: str, request: Request) -> dict[str, list[JSON]]:
     the table's readers saw them live, the game's page shows them once the game is over."""
     await _over(request, table_id, "the chat")
     entries = await server(request).store.events(table_id)
-    return {"chat": [chat_message(e) for e in entries if e.kind == EventKind.CHAT]}
+    return {"chat": chat_shown(entries)}

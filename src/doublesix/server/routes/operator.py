@@ -1,7 +1,8 @@
 """The site's operators on the web (``/operator``): the reports players sent, to read and
-close, and a silence for an account. Every route is an operator's only (``OperatorDep``);
-``doublesix account operator NAME`` makes one, and closing an account stays a command's
-(``doublesix account close``): a ban is not a click.
+close, a silence for an account, and a chat message removed, from the lobby or a table.
+Every route is an operator's only (``OperatorDep``); ``doublesix account operator NAME``
+makes one, and closing an account stays a command's (``doublesix account close``): a ban is
+not a click.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from pydantic import BaseModel, Field
 
 from doublesix.server import moderation, reports
 from doublesix.server.account_names import AccountError
-from doublesix.server.deps import OperatorDep, ServerDep
+from doublesix.server.deps import OperatorDep, ServerDep, not_found
 from doublesix.server.errors import CommandError
 from doublesix.server.routes.challenges import LobbyDep
 from doublesix.server.routes.ratings import sql_store
+from doublesix.table import commands
 from doublesix.table.model import JSON
 
 router = APIRouter(prefix="/api/operator")
@@ -103,3 +105,15 @@ async def unsay(message_id: str, room: LobbyDep, who: OperatorDep) -> dict[str, 
     kept any more)."""
     await room.unsay(message_id)
     return {"removed": message_id}
+
+
+@router.delete("/tables/{table_id}/chat/{version}")
+async def unchat(table_id: str, version: int, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
+    """``{"removed": version}``: the table's chat message is gone from every page at the table
+    and from its game's page (404 ``no_message`` unless it is one of the table's last
+    ``TableConfig.chat_kept`` messages, those its pages show)."""
+    link = await srv.manager.get(table_id)
+    if link is None:
+        raise not_found(f"no table {table_id!r}")
+    await link.submit(commands.Unchat(version))
+    return {"removed": version}

@@ -80,6 +80,15 @@ export function keepSeat(tableId, seat, token) {
   }
 }
 
+/** Forget our seat at `tableId`: it is not ours any more (left before the start). */
+export function forgetSeat(tableId) {
+  try {
+    localStorage.removeItem(storeKey(tableId));
+  } catch (e) {
+    /* private mode: nothing was kept */
+  }
+}
+
 /** Our seat at `tableId`, held for us (an accepted challenge, a paired seek): take its token
  * and go to the table (as a spectator if the seat could not be taken). */
 export async function goSeated(tableId) {

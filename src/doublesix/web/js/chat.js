@@ -4,8 +4,9 @@
 // in localStorage (ds_chat_muted), one list for the lobby, every table and every game page;
 // a muted name's challenges are declined unseen (challenge.js). An account's blocked names
 // (block.js, read from the site) are hidden alike, without joining the browser's list.
+import { api } from './api.js';
 import { isBlocked, onBlockedChange, readBlocked } from './block.js';
-import { clear } from './common.js';
+import { clear, toast } from './common.js';
 import { currentLanguage, el, lit, tattr } from './i18n.js';
 
 const MUTED = 'ds_chat_muted';
@@ -115,7 +116,29 @@ function clock(at) {
  * One message as a list item. `onMute(name)`, when given, makes the sender's name a button
  * that mutes them (not for our own messages: `own`).
  */
-export function chatLine(msg, { onMute = null, own = false } = {}) {
+/**
+ * One of the site's operators' "✕" on a message from `name` (`title`: its key): it asks the
+ * server to remove it (`path`, a DELETE), whose `unchat` frame then takes the line away on
+ * every page that shows it, this one included.
+ */
+export function removeButton(title, name, path) {
+  const b = lit('button', '✕', 'link-button chat-remove');
+  b.type = 'button';
+  tattr(b, 'title', title, { name });
+  tattr(b, 'aria-label', title, { name });
+  b.addEventListener('click', async () => {
+    b.disabled = true;
+    try {
+      await api('DELETE', path);
+    } catch (e) {
+      toast('operator.error', { message: e.message }, 'error');
+      b.disabled = false;
+    }
+  });
+  return b;
+}
+
+export function chatLine(msg, { onMute = null, own = false, removePath = null } = {}) {
   const li = document.createElement('li');
   li.className = `chat-line ${msg.channel === 'spectators' ? 'spectators' : 'players'}`;
   li.dataset.version = String(msg.version);
@@ -133,5 +156,6 @@ export function chatLine(msg, { onMute = null, own = false } = {}) {
   li.appendChild(who);
   if (msg.channel === 'spectators') li.appendChild(el('span', 'chat.spectator', {}, 'chat-channel'));
   li.appendChild(msg.phrase ? el('span', `chat.phrase.${msg.phrase}`, {}, 'chat-text phrase') : lit('span', msg.text, 'chat-text'));
+  if (removePath) li.appendChild(removeButton('chat.remove', msg.from, removePath));
   return li;
 }

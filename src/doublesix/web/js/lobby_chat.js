@@ -1,9 +1,8 @@
 // The lobby's chat: text (shown as text, never as HTML) and quick phrases, each reader
 // seeing a phrase in their own language; the last messages come with the socket's welcome.
 // One of the site's operators has a "✕" on each line that removes it from every lobby.
-import { api } from './api.js';
-import { CHAT_REFUSALS, isMuted, onMutedChange, renderMuted, setMuted } from './chat.js';
-import { clear, toast } from './common.js';
+import { CHAT_REFUSALS, isMuted, onMutedChange, removeButton, renderMuted, setMuted } from './chat.js';
+import { clear } from './common.js';
 import { el, lit, tattr, tx } from './i18n.js';
 import { sendLobby } from './lobby_socket.js';
 
@@ -29,25 +28,10 @@ function line(m) {
   li.appendChild(from);
   if (m.phrase) li.appendChild(el('span', `lobby.chat.phrase.${m.phrase}`, {}, 'chat-text phrase'));
   else li.appendChild(lit('span', m.text, 'chat-text'));
-  if (operator && m.id) li.appendChild(removeButton(m));
+  if (operator && m.id) {
+    li.appendChild(removeButton('lobby.chat.remove', m.from, `/api/operator/lobby-chat/${encodeURIComponent(m.id)}`));
+  }
   return li;
-}
-
-function removeButton(m) {
-  const b = lit('button', '✕', 'link-button chat-remove');
-  b.type = 'button';
-  tattr(b, 'title', 'lobby.chat.remove', { name: m.from });
-  tattr(b, 'aria-label', 'lobby.chat.remove', { name: m.from });
-  b.addEventListener('click', async () => {
-    b.disabled = true;
-    try {
-      await api('DELETE', `/api/operator/lobby-chat/${encodeURIComponent(m.id)}`);
-    } catch (e) {
-      toast('operator.error', { message: e.message }, 'error');
-      b.disabled = false;
-    }
-  });
-  return b;
 }
 
 /** A message an operator removed: gone from the list (its `unchat` frame). */

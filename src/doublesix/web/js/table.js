@@ -6,7 +6,7 @@ import { setRulesPreset, sortBots, startPage, toast } from './common.js';
 import { has, onLanguage, tattr, tx } from './i18n.js';
 import { heard, muteSwitch, updateTitle } from './table/attention.js';
 import { renderCard } from './table/cards.js';
-import { chatFromView, chatPanel, chatRefused, heardChat, renderChat } from './table/chat.js';
+import { chatFromView, chatPanel, chatRefused, heardChat, renderChat, unheardChat } from './table/chat.js';
 import { tickTimers } from './table/clock.js';
 import { connect } from './table/connection.js';
 import { askHint, bendAt, cancel, onKey, playSelected, straighten } from './table/controls.js';
@@ -18,7 +18,7 @@ import { followRematch } from './table/rematch.js';
 import { loadRatings } from './table/seat_ratings.js';
 import { renderLog, renderPad } from './table/side.js';
 import { $, movesFor, painter, seatCount, state, tableId } from './table/state.js';
-import { joinWith, rejoin, showMissing, showUnreachable, tableChanged, waitForPlayers } from './table/waiting.js';
+import { joinWith, rejoin, showMissing, showUnreachable, tableChanged, unseated, waitForPlayers } from './table/waiting.js';
 
 const board = (fresh) => renderBoard(fresh, { play: playSelected, bend: bendAt, straighten });
 
@@ -95,6 +95,7 @@ const socket = {
     renderHand();
   },
   chat: heardChat,
+  unchat: unheardChat,
   error(msg) {
     if (msg.code === 'stale') return;
     leaveRefused();
@@ -106,6 +107,7 @@ const socket = {
     toast(key, { message: msg.message || msg.code || '', rule: msg.rule || '' }, 'error');
     renderHand();
   },
+  unseat: unseated,
   missing: showMissing,
 };
 

@@ -9,7 +9,7 @@ import { clear, toast } from '../common.js';
 import { el, tattr, tx } from '../i18n.js';
 import { play } from './attention.js';
 import { send } from './connection.js';
-import { $, mySeat } from './state.js';
+import { $, mySeat, tableId } from './state.js';
 
 const SPECTATORS = 'ds_chat_spectators'; // '0': this browser's players hide the spectators' channel
 const LENGTH = 300;
@@ -21,6 +21,7 @@ let unread = 0;
 let showSpectators = true;
 let myName = null; // a spectator's guest name, to tell its own messages
 let nameless = false; // a spectator without a name: reads only
+let operator = false; // one of the site's operators reads: each line can be removed
 
 /** Whether the chat is in sight: the tab in front and, on a phone, the drawer open on it. */
 function inView() {
@@ -58,7 +59,7 @@ export function renderChat() {
   clear(list);
   const lines = [...messages.values()].filter(shown);
   if (!lines.length) list.appendChild(el('li', 'chat.empty', {}, 'chat-empty muted'));
-  for (const msg of lines) list.appendChild(chatLine(msg, { onMute: mute, own: own(msg) }));
+  for (const msg of lines) list.appendChild(line(msg));
   if (atBottom) list.scrollTop = list.scrollHeight;
   $('chat-spectators').classList.toggle('hidden', mySeat() === null);
   // Nothing to write in until the socket's first view; a spectator needs a name.
@@ -69,6 +70,16 @@ export function renderChat() {
   if (note) tx($('chat-note'), note);
   renderMuted($('chat-muted'));
   showUnread();
+}
+
+function line(msg) {
+  const removePath = operator ? `/api/operator/tables/${encodeURIComponent(tableId)}/chat/${msg.version}` : null;
+  return chatLine(msg, { onMute: mute, own: own(msg), removePath });
+}
+
+/** A message one of the site's operators removed (the socket's `unchat` frame): gone. */
+export function unheardChat(version) {
+  if (messages.delete(version)) renderChat();
 }
 
 function keep(msg) {
@@ -104,7 +115,7 @@ export function heardChat(msg) {
   const list = $('chat-list');
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
   for (const empty of list.querySelectorAll('.chat-empty')) empty.remove();
-  list.appendChild(chatLine(msg, { onMute: mute, own: own(msg) }));
+  list.appendChild(line(msg));
   while (list.children.length > KEPT) list.firstElementChild.remove();
   if (atBottom || own(msg)) list.scrollTop = list.scrollHeight;
   showUnread();
@@ -142,18 +153,21 @@ function buildForm() {
   });
 }
 
-/** A spectator without a name reads only: the line to write in says where to choose one. */
-async function spectatorName() {
-  if (mySeat() !== null) return;
+/** A spectator without a name reads only: the line to write in says where to choose one. One
+ * of the site's operators gets a "✕" on each line. */
+async function reader() {
   let who = null;
   try {
     who = await me();
   } catch (e) {
     who = null;
   }
-  const player = who && (who.player !== undefined ? who.player : who);
-  myName = player && player.name ? player.name : null;
-  nameless = myName === null;
+  operator = Boolean(who && who.operator);
+  if (mySeat() === null) {
+    const player = who && (who.player !== undefined ? who.player : who);
+    myName = player && player.name ? player.name : null;
+    nameless = myName === null;
+  }
   renderChat();
 }
 
@@ -205,5 +219,5 @@ export function chatPanel() {
   drawerButton();
   onMutedChange(renderChat);
   renderChat();
-  spectatorName();
+  reader();
 }

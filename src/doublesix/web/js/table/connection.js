@@ -6,7 +6,9 @@ let handlers = {};
 
 /**
  * Open the socket. `on` has the page's answers: view(view, events) for a snapshot or an
- * update, hint(moves), error(frame), presence(away), missing() when the table is unknown.
+ * update, hint(moves), error(frame), presence(away), unseat() when the seat was left before the
+ * start (the socket watches from then on), chat(frame) and unchat(version) for the chat,
+ * missing() when the table is unknown.
  */
 export function connect(on = handlers) {
   handlers = on;
@@ -101,10 +103,20 @@ function handle(msg) {
     case 'chat':
       if (gap(msg)) break;
       state.version = msg.version;
-      if (handlers.chat) handlers.chat(msg);
+      if (handlers.chat && !msg.removed) handlers.chat(msg); // removed: a resume's placeholder
+      break;
+    case 'unchat':
+      if (gap(msg)) break;
+      state.version = msg.version;
+      if (handlers.unchat) handlers.unchat(msg.chat);
       break;
     case 'presence':
       handlers.presence(msg.away || []);
+      break;
+    case 'unseat':
+      state.seat = null;
+      state.token = null; // the next hello watches
+      handlers.unseat();
       break;
     case 'hint':
       handlers.hint(msg.moves || []);

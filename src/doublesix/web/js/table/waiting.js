@@ -1,7 +1,7 @@
 // Before the game: the waiting room (seats, bots for open seats, the invitation link),
 // taking a seat with a guest name, and the page for a table that does not exist.
 import { refusalKey } from '../account.js';
-import { get, keepSeat, me, post } from '../api.js';
+import { forgetSeat, get, keepSeat, me, post } from '../api.js';
 import { clear, toast } from '../common.js';
 import { playerName } from '../describe.js';
 import { el, lit, tattr, tx } from '../i18n.js';
@@ -254,7 +254,42 @@ function renderWaiting() {
   }
   card.appendChild(el('p', 'table.starts_itself', {}, 'muted'));
   if (creator) card.appendChild(closeButton());
+  else if (state.seat !== null) card.appendChild(standUpButton());
   w.appendChild(card);
+}
+
+let standing = false; // this page asked to leave its seat, and waits for the server's word
+
+/** "Leave this seat", for a seated player who did not make the table: the server frees the
+ * seat (`leave` before the start) and answers every page of it with `unseat`. */
+function standUpButton() {
+  const p = document.createElement('p');
+  p.className = 'actions stand-up';
+  const b = el('button', 'table.stand_up', {}, 'small');
+  b.type = 'button';
+  b.id = 'stand-up';
+  tattr(b, 'title', 'table.stand_up_title');
+  b.addEventListener('click', () => {
+    standing = send({ type: 'leave' });
+    if (!standing) toast('leave.not_sent', {}, 'error');
+  });
+  p.appendChild(b);
+  return p;
+}
+
+/** The seat was left before the start, from this page or another: forget its token (and an
+ * invitation in the address, which would take the seat again on reload) and watch. */
+export function unseated() {
+  toast(standing ? 'table.stood_up' : 'table.stood_up_elsewhere');
+  standing = false;
+  forgetSeat(tableId);
+  const url = new URL(location.href);
+  if (url.searchParams.has('invite')) {
+    url.searchParams.delete('invite');
+    history.replaceState(null, '', url);
+  }
+  tableChanged();
+  renderWaiting();
 }
 
 let closing = null; // the timer of "Press again", while the close button asks to be sure
