@@ -7,6 +7,7 @@ request and socket is made with that player's cookie (``as_player``).
 
 from __future__ import annotations
 
+import time
 from contextlib import ExitStack
 from typing import Any
 
@@ -141,6 +142,36 @@ def test_a_seated_player_is_online_at_the_table(lobby: TestClient) -> None:
         }
         seat.close()
         b.until_online({"Ben"})
+
+
+def test_a_player_who_stands_up_before_the_start_is_free_while_the_page_watches(
+    lobby: TestClient,
+) -> None:
+    anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
+    as_player(lobby, anna)
+    body = {"preset": "draw", "options": {"players": 3}}
+    table = lobby.post("/api/tables", json=body).json()
+    as_player(lobby, ben)
+    joined = lobby.post(f"/api/tables/{table['id']}/join", json={}).json()
+    with ExitStack() as stack:
+        a = Lobby(lobby, stack, anna)
+        as_player(lobby, ben)
+        seat = stack.enter_context(lobby.websocket_connect(f"/ws/table/{table['id']}"))
+        seat.send_json({"type": "hello", "token": joined["token"], "since": None})
+        assert seat.receive_json()["type"] == "snapshot"
+        seated = {"name": "Ben", "account": False, "status": "seated", "table": table["id"]}
+        while seated not in a.players:
+            a.next("online")
+        seat.send_json({"type": "leave"})
+        while seat.receive_json()["type"] != "unseat":
+            pass
+        free = seated | {"status": "free", "table": None}
+        deadline = time.monotonic() + 10
+        while free not in lobby.get("/api/online").json()["players"]:  # his page watches on
+            assert time.monotonic() < deadline, "Ben is still seated at the table he left"
+            time.sleep(0.05)
+        while free not in a.players:  # and every lobby is told
+            a.next("online")
 
 
 # --- the lists of tables ----------------------------------------------------------------

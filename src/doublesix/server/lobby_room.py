@@ -21,6 +21,7 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Protocol
 
 from limits import parse
@@ -82,6 +83,14 @@ SWEEP_SECONDS = 1.0
 """How often the challenges that are due are looked for."""
 CHALLENGES = parse("10/minute")
 """Challenges one player may make per minute."""
+
+
+@dataclass
+class Place:
+    """Where a socket inside ``Lobby.present`` puts its player: at ``table``, or nowhere."""
+
+    player: Guest | None
+    table: str | None
 
 
 class LobbyListener(Protocol):
@@ -150,23 +159,36 @@ class Lobby:
     @asynccontextmanager
     async def present(
         self, player: Guest | None, table: str | None, lobby: bool = False
-    ) -> AsyncIterator[None]:
-        """While inside, ``player`` (if any) is online, seated at ``table`` (if any), in the
-        lobby (``lobby``: the lobby's socket)."""
+    ) -> AsyncIterator[Place]:
+        """While inside, ``player`` (if any) is online, seated at ``table`` (if any) until
+        ``stand_up``, in the lobby (``lobby``: the lobby's socket)."""
+        place = Place(player, table)
         if player is None:
-            yield
+            yield place
             return
         self.presence.here.add(OnlinePlayer(player.id, player.name, player.account), table, lobby)
         await self._changed(player.id)
         try:
-            yield
+            yield place
         finally:
-            last = self.presence.here.remove(player.id, table, lobby)
+            last = self.presence.here.remove(player.id, place.table, lobby)
             await self._changed(player.id)
             if last and not self._closed:
                 task = asyncio.create_task(self._left(player.id))
                 self._leaving.add(task)
                 task.add_done_callback(self._leaving.discard)
+
+    def stand_up(self, place: Place) -> None:
+        """The seat of a socket inside ``present`` was left (the socket stays, watching): its
+        player sits there no more, for every lobby at once (Play now's ``seated`` too)."""
+        if place.player is None or place.table is None:
+            return
+        self.presence.here.stand(place.player.id, place.table)
+        place.table = None
+        if not self._closed:
+            task = asyncio.create_task(self._changed(place.player.id))
+            self._leaving.add(task)
+            task.add_done_callback(self._leaving.discard)
 
     async def players(self) -> list[JSON]:
         """Everyone online on the site, as the lobby shows them, by name; an account with its

@@ -93,14 +93,21 @@ class Here:
         count.lobbies -= lobby
         count.player.lobby = count.lobbies > 0
         if table is not None:
-            count.seats[table] -= 1
-            if count.seats[table] <= 0:
-                del count.seats[table]
-                count.player.tables.discard(table)
+            self.stand(player_id, table)
         if count.sockets <= 0:
             del self._players[player_id]
             return True
         return False
+
+    def stand(self, player_id: str, table: str) -> None:
+        """A socket of ``player_id``'s holds a seat at ``table`` no more (it may stay open)."""
+        count = self._players.get(player_id)
+        if count is None or count.seats[table] <= 0:
+            return
+        count.seats[table] -= 1
+        if count.seats[table] <= 0:
+            del count.seats[table]
+            count.player.tables.discard(table)
 
     def players(self) -> list[OnlinePlayer]:
         return [c.player for c in self._players.values()]

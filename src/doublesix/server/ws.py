@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -220,8 +221,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     player = None if guest is None else commands.Player(guest.id, guest.name, guest.account)
     socket = Socket(table_id, f"{server.manager.process}/{uuid.uuid4().hex}", Connection(seat))
     lobby: Lobby = ws.app.state.lobby
-    async with lobby.present(guest, None if seat is None else table_id):  # who is online
-        await _serve(ws, server, socket, player, hello)
+    async with lobby.present(guest, None if seat is None else table_id) as place:  # online
+        await _serve(ws, server, socket, player, hello, functools.partial(lobby.stand_up, place))
 
 
 @dataclass
@@ -239,7 +240,9 @@ async def _serve(
     socket: Socket,
     player: commands.Player | None,
     hello: Hello,
+    stand_up: Callable[[], None],
 ) -> None:
+    """Serve one socket; ``stand_up`` tells the lobby when its seat is left (``unseat``)."""
     conn, table_id = socket.conn, socket.table
     since, token = hello.since, (hello.token if conn.seat is not None else None)
     sender: asyncio.Task[None] | None = None
@@ -260,6 +263,7 @@ async def _serve(
 
         def unseated() -> None:
             here.pop(socket.key, None)  # its Disconnect concerns no seat now
+            stand_up()
 
         conn.on_unseat = unseated
         conn.start(version, frames)
