@@ -58,6 +58,8 @@ def test_bad_frames_change_nothing(client: TestClient) -> None:
             (mover, {"type": "hint"}, "hints_off"),
             (mover, {"type": "rematch", "agree": "no"}, "bad_frame"),
             (mover, {"type": "rematch", "agree": False}, "rematch"),  # not before the end
+            (mover, {"type": "leave", "before_start": "yes"}, "bad_frame"),
+            (other, {"type": "leave", "before_start": True}, "started"),  # the game is on
         ]
         for sender, frame, code in cases:
             if isinstance(frame, bytes):

@@ -308,6 +308,7 @@ def test_leaving_an_accounts_seat_a_socket_and_unchat_cross_to_another_process()
     anna = commands.Player("p", "Anna", account=True)
     for command in (
         commands.Leave(1),
+        commands.Leave(2, before_start=True),
         commands.Join(anna, "token", None, None),
         commands.Connect("process/socket", 1, 5, "token"),
         commands.Unchat(7),

@@ -409,6 +409,10 @@ def test_leaving_is_for_a_seated_player_at_a_table_not_over() -> None:
     with pytest.raises(TableError) as e:
         state.apply(commands.Leave(None), 2.0)
     assert e.value.code == Refusal.SPECTATOR and frozen(state) == before
+    with pytest.raises(TableError) as e:  # a waiting room that the start overtook
+        state.apply(commands.Leave(1, before_start=True), 2.0)
+    assert e.value.code == Refusal.STARTED and frozen(state) == before
+    assert state.left == set() and state.stand_in == set()
     play_to_the_end(state)
     with pytest.raises(TableError) as e:
         state.apply(commands.Leave(0), 99.0)

@@ -66,7 +66,8 @@ class RematchFrame:
 
 @dataclass(frozen=True)
 class LeaveFrame:
-    pass
+    before_start: bool = False
+    """Only while the game has not started (the waiting room's buttons)."""
 
 
 Frame = (
@@ -121,7 +122,10 @@ def parse_frame(text: str | None) -> Frame:
             raise bad('"agree" must be true or false')
         return RematchFrame(agree)
     if kind == "leave":
-        return LeaveFrame()
+        before_start = data.get("before_start", False)
+        if not isinstance(before_start, bool):
+            raise bad('"before_start" must be true or false')
+        return LeaveFrame(before_start)
     raise bad(f"unknown frame type {kind!r}")
 
 

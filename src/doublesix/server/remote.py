@@ -63,8 +63,8 @@ def encode(request: Request) -> tuple[str, JSON]:
             return "chat", {"seat": seat, "player": _player(player), "text": text, "phrase": said}
         case commands.Rematch(seat=seat, agree=agree):
             return "rematch", {"seat": seat, "agree": agree}
-        case commands.Leave(seat=seat):
-            return "leave", {"seat": seat}
+        case commands.Leave(seat=seat, before_start=before_start):
+            return "leave", {"seat": seat, "before_start": before_start}
         case commands.Unchat(chat=chat):
             return "unchat", {"chat": chat}
         case commands.Connect(socket=socket, seat=seat, since=since, token=token):
@@ -103,7 +103,7 @@ def decode(op: str, args: JSON) -> Request:
         case "rematch":
             return commands.Rematch(args["seat"], args["agree"])
         case "leave":
-            return commands.Leave(args["seat"])
+            return commands.Leave(args["seat"], args["before_start"])
         case "unchat":
             return commands.Unchat(args["chat"])
         case "connect":

@@ -341,8 +341,8 @@ async def _handle(
             await _submit(server, table_id, commands.Chat(seat, player, text, phrase))
         case RematchFrame(agree=agree):
             await _submit(server, table_id, commands.Rematch(seat, agree))
-        case LeaveFrame():
-            await _submit(server, table_id, commands.Leave(seat))
+        case LeaveFrame(before_start=before_start):
+            await _submit(server, table_id, commands.Leave(seat, before_start))
         case HintFrame():
             if seat is None:
                 raise TableError(Refusal.SPECTATOR, "hints are for the seat to move")

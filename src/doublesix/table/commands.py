@@ -109,6 +109,9 @@ class Leave:
     creator's leaving closes the table, and anyone else's frees their seat."""
 
     seat: int | None
+    before_start: bool = False
+    """Only before the start: a page's waiting room that the game's start overtook must not
+    hand a game just begun to a bot."""
 
 
 @dataclass(frozen=True)

@@ -270,7 +270,7 @@ class TableState:
             case commands.Rematch():
                 self._rematch(command, now, out)
             case commands.Leave():
-                self._leave(command.seat, now, out)
+                self._leave(command.seat, command.before_start, now, out)
             case commands.Unchat():
                 self._unchat(command.chat, now, out)
             case commands.RematchOpened():
@@ -622,7 +622,7 @@ class TableState:
         (self.rematch if agree else self.declined).add(seat)
         (self.declined if agree else self.rematch).discard(seat)
 
-    def _leave(self, seat: int | None, now: float, out: Outcome) -> None:
+    def _leave(self, seat: int | None, before_start: bool, now: float, out: Outcome) -> None:
         """``seat``'s player leaves (``commands.Leave``). During the game a bot plays for the
         seat at once, and its sockets no longer hold it, so that the player's next one takes
         the seat back."""
@@ -631,6 +631,8 @@ class TableState:
         if self.table.status == TableStatus.OPEN:
             self._before_start(seat, now, out)
             return
+        if before_start and self.table.status != TableStatus.CLOSED:
+            raise TableError(Refusal.STARTED, "the game has started: leave it from the table")
         self._playing()
         if seat in self.left:
             return

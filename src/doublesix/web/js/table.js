@@ -18,7 +18,7 @@ import { followRematch } from './table/rematch.js';
 import { loadRatings } from './table/seat_ratings.js';
 import { renderLog, renderPad } from './table/side.js';
 import { $, movesFor, painter, seatCount, state, tableId } from './table/state.js';
-import { joinWith, rejoin, showMissing, showUnreachable, tableChanged, unseated, waitForPlayers } from './table/waiting.js';
+import { joinWith, rejoin, showMissing, showUnreachable, standRefused, tableChanged, unseated, waitForPlayers } from './table/waiting.js';
 
 const board = (fresh) => renderBoard(fresh, { play: playSelected, bend: bendAt, straighten });
 
@@ -99,6 +99,7 @@ const socket = {
   error(msg) {
     if (msg.code === 'stale') return;
     leaveRefused();
+    standRefused();
     if (msg.code === 'chat') {
       chatRefused(msg);
       return;

@@ -270,11 +270,16 @@ function standUpButton() {
   b.id = 'stand-up';
   tattr(b, 'title', 'table.stand_up_title');
   b.addEventListener('click', () => {
-    standing = send({ type: 'leave' });
+    standing = send({ type: 'leave', before_start: true });
     if (!standing) toast('leave.not_sent', {}, 'error');
   });
   p.appendChild(b);
   return p;
+}
+
+/** The server refused (the game started meanwhile): the seat stays ours (the error's toast). */
+export function standRefused() {
+  standing = false;
 }
 
 /** The seat was left before the start, from this page or another: forget its token (and an
@@ -314,7 +319,7 @@ function closeButton() {
     }
     clearTimeout(closing);
     closing = null;
-    if (!send({ type: 'leave' })) toast('leave.not_sent', {}, 'error');
+    if (!send({ type: 'leave', before_start: true })) toast('leave.not_sent', {}, 'error');
   });
   p.appendChild(b);
   return p;
