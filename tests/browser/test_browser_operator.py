@@ -102,6 +102,16 @@ def test_an_operator_reads_silences_and_closes_a_report(
     assert closed.locator(".report-note").inner_text() == "silenced for a day"
     assert closed.locator("button").count() == 0
 
+    entries = olga.locator("#operator-log .log-entry")  # what the operators did, latest first
+    assert entries.locator(".log-what").all_inner_texts()[:4] == [
+        f"{o_name} closed a report about {b_name}",
+        f"{o_name} lifted {b_name}'s silence",
+        f"{o_name} silenced {b_name}",
+        f"The command line made {o_name} an operator",
+    ]
+    assert "report #1 · silenced for a day" in entries.nth(0).inner_text()
+    assert entries.nth(2).inner_text().endswith(" · report 1")  # until when, and why
+
 
 def test_an_operator_removes_a_lobby_message_from_every_lobby(
     new_context: Any, site: tuple[str, Path]

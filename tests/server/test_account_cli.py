@@ -13,8 +13,10 @@ from starlette.testclient import TestClient
 
 from doublesix.server.account_names import AccountError
 from doublesix.server.accounts import Accounts
+from doublesix.server.moderation_log import Act, latest
 from doublesix.server.store import SqlStore
 
+from .rating_helpers import store_of
 from .server_helpers import AppFactory, Command, command_on, run_async
 from .test_lobby_socket import Lobby, name, register
 
@@ -85,6 +87,17 @@ def test_silence_and_unsilence(make_app: AppFactory, account: Command) -> None:
             code, out, err = account("silence", "Anna", *bad)
             assert (code, out) == (2, ""), err
             assert bad[0] in err
+
+        # The operators' log has the command line's acts (no operator's name), not its refusals.
+        assert client.portal is not None
+        logged = client.portal.call(latest, store_of(client))
+        log = [(e.operator, e.act, e.name, e.detail) for e in logged]
+        assert log[:2] == [
+            (None, Act.SILENCE, "Anna", {"until": None, "reason": None}),
+            (None, Act.UNSILENCE, "Anna", {}),
+        ]
+        assert log[2][:3] == (None, Act.SILENCE, "Anna") and log[2][3]["reason"] == "spam"
+        assert len(log) == 3
 
 
 def test_the_reset_on_postgresql(

@@ -13,6 +13,7 @@ from redis.asyncio import Redis
 from doublesix.server import schema
 from doublesix.server.lobby_chat import HISTORY, RedisHistory, message
 from doublesix.server.moderation import appoint
+from doublesix.table.model import JSON
 
 from .server_helpers import Command, Socket, TestClient, guest, human_table, play_out, run_async
 from .site_helpers import REDIS, require_services
@@ -107,6 +108,19 @@ def test_an_operator_reads_closes_and_silences(client: TestClient, account: Comm
     [again] = client.get("/api/operator/reports?closed=true").json()["reports"]
     assert again["closed_at"] is not None and again["note"] == "silenced a day"
 
+    # The operators' log: who did what to whom, the latest first; refusals left nothing.
+    log = client.get("/api/operator/log").json()["log"]
+    assert [(e["operator"], e["act"], e["name"]) for e in log] == [
+        ("Olga", "close_report", "Ben"),
+        ("Olga", "silence", "Ben"),
+        ("Olga", "unsilence", "Ben"),
+        ("Olga", "silence", "Ben"),
+        (None, "appoint", "Olga"),  # the command line
+    ]
+    assert log[0]["detail"] == {"report": shown["id"], "note": "silenced a day"}
+    assert log[1]["detail"] == {"until": None, "reason": "report 1"}
+    assert log[3]["detail"]["until"] == ben.silenced_until and log[0]["at"] >= log[-1]["at"]
+
     assert account("operator", "Olga", "--revoke") == (
         0,
         "Olga is no longer a site's operators\n",
@@ -114,6 +128,7 @@ def test_an_operator_reads_closes_and_silences(client: TestClient, account: Comm
     )
     assert client.get("/api/operator/reports").status_code == 403
     assert client.get("/api/operator/silenced").status_code == 403
+    assert client.get("/api/operator/log").status_code == 403
     code, out, err = account("operator", "nobody")
     assert (code, out) == (1, "") and "no account is named 'nobody'" in err
 
@@ -140,6 +155,9 @@ def test_an_operator_removes_a_lobby_message_from_every_lobby(
         assert lobby.delete(f"/api/operator/lobby-chat/{said['id']}").json() == {
             "removed": said["id"]
         }
+        [logged] = lobby.get("/api/operator/log").json()["log"][:1]
+        assert (logged["operator"], logged["act"], logged["name"]) == ("Olga", "unchat", "Anna")
+        assert logged["detail"] == {"table": None, "text": "something vile"}
         for socket in (a, o):
             assert socket.next("unchat") == {"type": "unchat", "id": said["id"]}
         gone = lobby.delete(f"/api/operator/lobby-chat/{said['id']}")
@@ -155,7 +173,7 @@ def test_the_lobby_history_on_redis_forgets_a_removed_message() -> None:
     history = RedisHistory(redis)
     first, second = message("Anna", "one", None, 1.0), message("Ben", "twö", None, 2.0)
 
-    async def check() -> tuple[bool, bool, list[str]]:
+    async def check() -> tuple[JSON | None, JSON | None, list[str]]:
         await redis.delete(HISTORY)
         try:
             for said in (first, second):
@@ -167,7 +185,7 @@ def test_the_lobby_history_on_redis_forgets_a_removed_message() -> None:
             await redis.delete(HISTORY)
             await redis.aclose()
 
-    assert run_async(check()) == (True, False, [second["id"]])
+    assert run_async(check()) == (first, None, [second["id"]])
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
@@ -188,6 +206,8 @@ def test_the_operators_routes_on_both_databases(client: TestClient) -> None:
     assert closed.json()["report"]["closed_at"] is not None
     assert client.post("/api/operator/unsilence", json={"name": "Ben"}).status_code == 200
     assert client.get("/api/operator/reports?closed=true").json()["reports"][0]["silenced"] is None
+    log = client.get("/api/operator/log").json()["log"]
+    assert [e["act"] for e in log] == ["unsilence", "close_report", "silence"]
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
@@ -214,6 +234,9 @@ def test_an_operator_removes_a_table_chat_message_everywhere(client: TestClient)
         assert client.delete(path).status_code == 403  # the last player (a guest)
         as_account(client, "Olga")
         assert client.delete(path).json() == {"removed": vile}
+        [logged] = client.get("/api/operator/log").json()["log"][:1]
+        assert (logged["operator"], logged["act"], logged["name"]) == ("Olga", "unchat", "Anna")
+        assert logged["detail"] == {"table": table_id, "text": "something vile"}
         unchat = {"type": "unchat", "version": vile + 2, "chat": vile}
         assert [socket.receive() for socket in sockets] == [unchat, unchat]
         for gone, field in ((path, "chat"), (f"/api/operator/tables/nope/chat/{vile}", None)):

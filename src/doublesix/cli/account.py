@@ -23,10 +23,17 @@ import argparse
 import getpass
 import sys
 import time
-from typing import TextIO
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from doublesix.cli.common import CommandError, Subparsers, UsageError, number
 from doublesix.cli.site_db import add_db, on_site
+
+if TYPE_CHECKING:  # the server's stack loads only when a task runs
+    from doublesix.server.moderation_log import Act
+    from doublesix.server.store import SqlStore
+
+T = TypeVar("T")
 
 MAX_HOURS = 24 * 365 * 10
 """The longest silence given in hours; longer is until lifted (no ``--hours``)."""
@@ -73,11 +80,15 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from doublesix.server import moderation
     from doublesix.server.accounts import Accounts
+    from doublesix.server.moderation_log import Act
 
     if args.task == "password":
         new = read_password(sys.stdin)
         name, ended = on_site(
-            args.db, lambda s: Accounts(s, clock=time.time).set_password(args.name, new)
+            args.db,
+            logged(
+                Act.PASSWORD, lambda s: Accounts(s, clock=time.time).set_password(args.name, new)
+            ),
         )
         print(f"the password of {name} is replaced; {ended} session(s) ended")
     elif args.task == "silence":
@@ -87,25 +98,55 @@ def run(args: argparse.Namespace) -> int:
         until = None if args.hours is None else now + args.hours * 3600
         name = on_site(
             args.db,
-            lambda s: moderation.silence(s, args.name, now=now, until=until, reason=args.reason),
+            logged(
+                Act.SILENCE,
+                lambda s: moderation.silence(
+                    s, args.name, now=now, until=until, reason=args.reason
+                ),
+                until=until,
+                reason=args.reason,
+            ),
         )
         print(
             f"{name} is silenced " + ("until lifted" if until is None else f"for {args.hours:g} h")
         )
     elif args.task == "unsilence":
-        name = on_site(args.db, lambda s: moderation.lift(s, args.name))
+        name = on_site(args.db, logged(Act.UNSILENCE, lambda s: moderation.lift(s, args.name)))
         print(f"{name} may chat again")
     elif args.task == "close":
-        name = on_site(args.db, lambda s: Accounts(s, clock=time.time).close_by_operator(args.name))
+        closing = logged(
+            Act.CLOSE, lambda s: Accounts(s, clock=time.time).close_by_operator(args.name)
+        )
+        name = on_site(args.db, closing)
         print(f"{name} is closed: no login, no page, no rank; the name stays taken")
     elif args.task == "reopen":
-        name = on_site(args.db, lambda s: Accounts(s, clock=time.time).reopen(args.name))
+        reopening = logged(Act.REOPEN, lambda s: Accounts(s, clock=time.time).reopen(args.name))
+        name = on_site(args.db, reopening)
         print(f"{name} is open again")
     else:
         on = not args.revoke
-        name = on_site(args.db, lambda s: moderation.appoint(s, args.name, operator=on))
+        act = Act.APPOINT if on else Act.REVOKE
+        name = on_site(
+            args.db, logged(act, lambda s: moderation.appoint(s, args.name, operator=on))
+        )
         print(f"{name} is {'one of the' if on else 'no longer a'} site's operators")
     return 0
+
+
+def logged(
+    act: Act, task: Callable[[SqlStore], Awaitable[T]], **detail: Any
+) -> Callable[[SqlStore], Awaitable[T]]:
+    """``task``, then an entry of the operators' log (the command line's: no operator's name)
+    for the account it names (its answer, or the answer's first item)."""
+    from doublesix.server import moderation_log
+
+    async def run(store: SqlStore) -> T:
+        done = await task(store)
+        name = done[0] if isinstance(done, tuple) else done
+        await moderation_log.write(store, time.time(), None, act, str(name), **detail)
+        return done
+
+    return run
 
 
 def read_password(stream: TextIO) -> str:

@@ -79,8 +79,8 @@ class History(Protocol):
         """The last ``KEPT`` messages, the oldest first."""
         ...
 
-    async def remove(self, message_id: str) -> bool:
-        """Forget the kept message ``message_id``; whether it was kept."""
+    async def remove(self, message_id: str) -> JSON | None:
+        """Forget the kept message ``message_id``; the message, if it was kept."""
         ...
 
 
@@ -94,10 +94,10 @@ class LocalHistory:
     async def last(self) -> list[JSON]:
         return list(self._kept)
 
-    async def remove(self, message_id: str) -> bool:
-        kept = [m for m in self._kept if m.get("id") != message_id]
-        found = len(kept) < len(self._kept)
-        self._kept = deque(kept, maxlen=KEPT)
+    async def remove(self, message_id: str) -> JSON | None:
+        found = next((m for m in self._kept if m.get("id") == message_id), None)
+        if found is not None:
+            self._kept = deque((m for m in self._kept if m is not found), maxlen=KEPT)
         return found
 
 
@@ -114,9 +114,10 @@ class RedisHistory:
     async def last(self) -> list[JSON]:
         return [orjson.loads(raw) for raw in await self.redis.lrange(HISTORY, -KEPT, -1)]
 
-    async def remove(self, message_id: str) -> bool:
+    async def remove(self, message_id: str) -> JSON | None:
         for raw in await self.redis.lrange(HISTORY, 0, -1):
-            if orjson.loads(raw).get("id") == message_id:
+            said: JSON = orjson.loads(raw)
+            if said.get("id") == message_id:
                 kept = raw.decode() if isinstance(raw, bytes) else raw  # the same UTF-8 bytes
-                return bool(await self.redis.lrem(HISTORY, 1, kept))
-        return False
+                return said if await self.redis.lrem(HISTORY, 1, kept) else None
+        return None

@@ -311,14 +311,17 @@ class Lobby:
         await self.history.add(frame)
         self.bus.publish({"k": "chat", "m": frame})
 
-    async def unsay(self, message_id: str) -> None:
+    async def unsay(self, message_id: str) -> JSON:
         """One of the site's operators removes a message: from what a new lobby socket is
-        sent, and from every lobby's list now. 404 if it is not kept (any more)."""
-        if not await self.history.remove(message_id):
+        sent, and from every lobby's list now; the message. 404 if it is not kept (any
+        more)."""
+        said = await self.history.remove(message_id)
+        if said is None:
             raise CommandError(
                 "not_found", f"no lobby message {message_id!r}", field="id", status=404
             )
         self.bus.publish({"k": "unchat", "id": message_id})
+        return said
 
     # --- challenges -------------------------------------------------------------------
 

@@ -227,3 +227,16 @@ reports = sa.Table(
 )
 """Reports to the site's operator (``server/reports.py``): open until the operator closes
 them with a note."""
+
+moderation_log = sa.Table(
+    "moderation_log",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("at", sa.Float, nullable=False, index=True),
+    sa.Column("operator", sa.String(64), nullable=True),
+    sa.Column("action", sa.String(16), nullable=False),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("detail", sa.JSON, nullable=False),
+)
+"""What the site's operators did, on the web (``operator``: the account's name) or with the
+command line (``operator`` null): ``server/moderation_log.py``."""

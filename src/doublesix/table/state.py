@@ -272,7 +272,7 @@ class TableState:
             case commands.Leave():
                 self._leave(command.seat, command.before_start, now, out)
             case commands.Unchat():
-                self._unchat(command.chat, now, out)
+                out.answer = self._unchat(command.chat, now, out)
             case commands.RematchOpened():
                 if self.rematch_table is None:
                     self.rematch_table = command.table
@@ -568,10 +568,12 @@ class TableState:
             data["player"] = cmd.player.id
         self.chat.append(self._log(out, EventKind.CHAT, cmd.seat, data, now))
 
-    def _unchat(self, version: int, now: float, out: Outcome) -> None:
+    def _unchat(self, version: int, now: float, out: Outcome) -> JSON:
         """One of the site's operators removes chat entry ``version`` (``commands.Unchat``):
-        one of the table's last ``config.chat_kept`` messages, those its pages show."""
-        if not any(e.version == version for e in self.chat):
+        one of the table's last ``config.chat_kept`` messages, those its pages show; the
+        message, as its ``chat`` frame was."""
+        said = next((e for e in self.chat if e.version == version), None)
+        if said is None:
             raise TableError(
                 Refusal.NO_MESSAGE,
                 f"no message {version} among the table's last {self.config.chat_kept}",
@@ -579,6 +581,7 @@ class TableState:
             )
         self._unsay(version)
         self._log(out, EventKind.UNCHAT, None, {"chat": version}, now)
+        return chat_message(said)
 
     def _unsay(self, version: int) -> None:
         """Chat entry ``version`` is shown nowhere from now on: it leaves the views' chat, and

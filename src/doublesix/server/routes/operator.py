@@ -13,10 +13,11 @@ from typing import Any, Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from doublesix.server import moderation, reports
+from doublesix.server import moderation, moderation_log, reports
 from doublesix.server.account_names import AccountError
-from doublesix.server.deps import OperatorDep, ServerDep, not_found
+from doublesix.server.deps import OperatorDep, Server, ServerDep, not_found
 from doublesix.server.errors import CommandError
+from doublesix.server.moderation_log import Act
 from doublesix.server.routes.challenges import LobbyDep
 from doublesix.server.routes.ratings import sql_store
 from doublesix.table import commands
@@ -59,21 +60,26 @@ async def listed(srv: ServerDep, who: OperatorDep, closed: bool = False) -> dict
 @router.post("/reports/{report_id}/close")
 async def close(report_id: int, body: CloseIn, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
     """``{"report": Report}``, closed with the operator's note."""
-    closed = await reports.close(sql_store(srv), report_id, body.note, srv.settings.clock())
+    store, now = sql_store(srv), srv.settings.clock()
+    closed = await reports.close(store, report_id, body.note, now)
+    await moderation_log.write(
+        store, now, who.name, Act.CLOSE_REPORT, closed.name, report=report_id, note=closed.note
+    )
     return {"report": report_json(closed)}
 
 
 @router.post("/silence")
 async def silence(body: SilenceIn, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
     """``{"name", "until"}``: the account's chat is refused until then (null: until lifted)."""
-    now = srv.settings.clock()
+    store, now = sql_store(srv), srv.settings.clock()
     until = None if body.hours is None else now + body.hours * 3600
     try:
-        name = await moderation.silence(
-            sql_store(srv), body.name, now=now, until=until, reason=body.reason
-        )
+        name = await moderation.silence(store, body.name, now=now, until=until, reason=body.reason)
     except AccountError as e:
         raise _no_account(e) from None
+    await moderation_log.write(
+        store, now, who.name, Act.SILENCE, name, until=until, reason=body.reason
+    )
     return {"name": name, "until": until}
 
 
@@ -88,10 +94,20 @@ async def silenced(srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
 @router.post("/unsilence")
 async def unsilence(body: NameIn, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
     """``{"name"}``: the account may chat again."""
+    store = sql_store(srv)
     try:
-        return {"name": await moderation.lift(sql_store(srv), body.name)}
+        name = await moderation.lift(store, body.name)
     except AccountError as e:
         raise _no_account(e) from None
+    await moderation_log.write(store, srv.settings.clock(), who.name, Act.UNSILENCE, name)
+    return {"name": name}
+
+
+@router.get("/log")
+async def logged(srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
+    """``{"log": [Logged]}``: what the site's operators did, the latest first
+    (``moderation_log.SHOWN`` at most)."""
+    return {"log": [e.to_json() for e in await moderation_log.latest(sql_store(srv))]}
 
 
 def _no_account(e: AccountError) -> CommandError:
@@ -100,11 +116,28 @@ def _no_account(e: AccountError) -> CommandError:
 
 
 @router.delete("/lobby-chat/{message_id}")
-async def unsay(message_id: str, room: LobbyDep, who: OperatorDep) -> dict[str, Any]:
+async def unsay(
+    message_id: str, room: LobbyDep, srv: ServerDep, who: OperatorDep
+) -> dict[str, Any]:
     """``{"removed": id}``: the lobby's message is gone from every lobby (404 if it is not
     kept any more)."""
-    await room.unsay(message_id)
+    said = await room.unsay(message_id)
+    await _removed(srv, who.name, said, table=None)
     return {"removed": message_id}
+
+
+async def _removed(srv: Server, operator: str, said: JSON, table: str | None) -> None:
+    """Log a removed chat message, with its words (the operators may need them later)."""
+    words = {"text": said["text"]} if "text" in said else {"phrase": said.get("phrase")}
+    await moderation_log.write(
+        sql_store(srv),
+        srv.settings.clock(),
+        operator,
+        Act.UNCHAT,
+        said.get("from"),
+        table=table,
+        **words,
+    )
 
 
 @router.delete("/tables/{table_id}/chat/{version}")
@@ -115,5 +148,6 @@ async def unchat(table_id: str, version: int, srv: ServerDep, who: OperatorDep) 
     link = await srv.manager.get(table_id)
     if link is None:
         raise not_found(f"no table {table_id!r}")
-    await link.submit(commands.Unchat(version))
+    said = await link.submit(commands.Unchat(version))
+    await _removed(srv, who.name, said, table=table_id)
     return {"removed": version}

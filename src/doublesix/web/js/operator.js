@@ -2,7 +2,7 @@
 // players sent, oldest first — who about whom, why, where, in their words — each closed with
 // a note once dealt with, and a silence for the account reported: an hour, a day, a week or
 // until lifted. A ban stays a command's (`doublesix account close`). Anyone else is told
-// that the page is not theirs.
+// that the page is not theirs. Below the reports, what the operators did, the latest first.
 import { ApiError, get, post } from './api.js';
 import { clear, startPage, toast } from './common.js';
 import { currentLanguage, el, lit, onLanguage, tattr } from './i18n.js';
@@ -10,7 +10,7 @@ import { playerLink } from './ratings.js';
 
 const SILENCES = [[1, 'operator.for_hour'], [24, 'operator.for_day'], [168, 'operator.for_week'], [null, 'operator.until_lifted']];
 const NOTE_LIMIT = 500;
-const state = { closed: false, reports: null, silenced: [], refused: false };
+const state = { closed: false, reports: null, silenced: [], log: [], refused: false };
 
 function when(seconds) {
   return new Date(seconds * 1000).toLocaleString(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
@@ -22,12 +22,14 @@ function failed(e) {
 
 async function load() {
   try {
-    const [reports, silenced] = await Promise.all([
+    const [reports, silenced, log] = await Promise.all([
       get(`/api/operator/reports${state.closed ? '?closed=true' : ''}`),
       get('/api/operator/silenced'),
+      get('/api/operator/log'),
     ]);
     state.reports = reports.reports;
     state.silenced = silenced.silenced;
+    state.log = log.log;
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) state.refused = true;
     else failed(e);
@@ -167,6 +169,57 @@ function silencedCard() {
   return card;
 }
 
+/** What an entry of the operators' log adds to its sentence: how long, which report and
+ * note, where a message was and its words. */
+function logDetail(entry) {
+  const d = entry.detail || {};
+  const parts = [];
+  if (entry.act === 'silence') {
+    parts.push(d.until === null || d.until === undefined
+      ? el('span', 'operator.log.forever')
+      : el('span', 'operator.log.until', { until: when(d.until) }));
+    if (d.reason) parts.push(lit('span', d.reason));
+  } else if (entry.act === 'close_report') {
+    parts.push(el('span', 'operator.log.report', { id: d.report }));
+    if (d.note) parts.push(lit('span', d.note));
+  } else if (entry.act === 'unchat') {
+    parts.push(d.table ? el('span', 'operator.at_table', { table: d.table }) : el('span', 'operator.log.in_lobby'));
+    if (d.text) parts.push(lit('q', d.text, 'log-words'));
+    else if (d.phrase) parts.push(el('q', `chat.phrase.${d.phrase}`, {}, 'log-words'));
+  }
+  return parts;
+}
+
+/** What the site's operators did, the latest first: who (or the command line), what, to
+ * whom, when. */
+function logCard() {
+  const card = document.createElement('section');
+  card.className = 'card log-card';
+  card.id = 'operator-log';
+  card.appendChild(el('h2', 'operator.log_title'));
+  if (!state.log.length) {
+    card.appendChild(el('p', 'operator.log_none', {}, 'muted'));
+    return card;
+  }
+  const list = document.createElement('ol');
+  list.className = 'log-list';
+  for (const entry of state.log) {
+    const li = document.createElement('li');
+    li.className = 'log-entry';
+    li.dataset.act = entry.act;
+    const who = entry.operator === null ? { $t: 'operator.command_line' } : entry.operator;
+    li.append(lit('time', when(entry.at), 'muted'), ' ');
+    li.appendChild(el('span', `operator.log.${entry.act}`, { who, name: entry.name || '?' }, 'log-what'));
+    for (const part of logDetail(entry)) {
+      part.classList.add('log-detail');
+      li.append(' · ', part);
+    }
+    list.appendChild(li);
+  }
+  card.appendChild(list);
+  return card;
+}
+
 function render() {
   const main = clear(document.getElementById('operator'));
   main.appendChild(el('h1', 'operator.heading'));
@@ -190,13 +243,14 @@ function render() {
   if (state.reports === null) return;
   if (!state.reports.length) {
     main.appendChild(el('p', state.closed ? 'operator.none_at_all' : 'operator.none', {}, 'card muted'));
-    return;
+  } else {
+    const list = document.createElement('ol');
+    list.className = 'report-list';
+    list.id = 'reports';
+    for (const report of state.reports) list.appendChild(reportItem(report));
+    main.appendChild(list);
   }
-  const list = document.createElement('ol');
-  list.className = 'report-list';
-  list.id = 'reports';
-  for (const report of state.reports) list.appendChild(reportItem(report));
-  main.appendChild(list);
+  main.appendChild(logCard());
 }
 
 async function main() {

@@ -1,0 +1,87 @@
+"""The operators' log: what each of the site's operators did, and when.
+
+A site with several operators needs to know who silenced an account, who closed a report
+with which note, whose chat message was removed and what it said, and which of it was done
+from the command line. Every such act, on the web (``routes/operator.py``) or with
+``doublesix account``, adds one entry; the operators' page shows the latest. An entry is
+written after its act, in a transaction of its own: an act whose entry could not be written
+stands (it is logged as an error), never the other way round.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import sqlalchemy as sa
+
+from doublesix.server import schema
+from doublesix.server.store import SqlStore
+from doublesix.table.model import JSON
+
+log = logging.getLogger(__name__)
+
+SHOWN = 100
+"""Entries the operators' page shows, the latest first."""
+
+
+class Act(StrEnum):
+    SILENCE = "silence"
+    UNSILENCE = "unsilence"
+    CLOSE_REPORT = "close_report"
+    UNCHAT = "unchat"
+    """A chat message removed: ``detail`` has its ``table`` (none: the lobby's) and words."""
+    CLOSE = "close"
+    """An account closed: a ban."""
+    REOPEN = "reopen"
+    APPOINT = "appoint"
+    REVOKE = "revoke"
+    PASSWORD = "password"
+
+
+@dataclass(frozen=True)
+class Logged:
+    id: int
+    at: float
+    operator: str | None
+    """The operator's account name; None: the command line."""
+    act: Act
+    name: str | None
+    """The account (or, for a message, the sender's name) it was about."""
+    detail: JSON
+
+    def to_json(self) -> JSON:
+        return {
+            "id": self.id,
+            "at": self.at,
+            "operator": self.operator,
+            "act": self.act.value,
+            "name": self.name,
+            "detail": self.detail,
+        }
+
+
+async def write(
+    store: SqlStore, at: float, operator: str | None, act: Act, name: str | None, **detail: Any
+) -> None:
+    """Add an entry; a failure is logged, not raised (the act is done already)."""
+    values = {"at": at, "operator": operator, "action": act.value, "name": name}
+    try:
+        async with store.writing() as conn:
+            await conn.execute(schema.moderation_log.insert().values(**values, detail=detail))
+    except Exception:
+        log.exception("the operators' log could not keep %s by %s", act.value, operator)
+
+
+async def latest(store: SqlStore, limit: int = SHOWN) -> list[Logged]:
+    """The latest ``limit`` entries, the latest first."""
+    m = schema.moderation_log
+    query = sa.select(m).order_by(m.c.id.desc()).limit(limit)
+    async with store.engine.connect() as conn:
+        rows = (await conn.execute(query)).all()
+    return [
+        Logged(row.id, row.at, row.operator, Act(row.action), row.name, dict(row.detail))
+        for row in rows
+    ]
