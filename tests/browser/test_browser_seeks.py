@@ -215,3 +215,29 @@ def test_a_seeker_seated_in_another_tab_is_told_why_and_where(new_context: Any) 
     table.close()  # free: the note goes, and the seek waits on
     note.wait_for(state="detached", timeout=15000)
     assert lobby.locator('#seek[data-state="seeking"]').count() == 1
+
+
+def test_play_now_never_seats_a_player_with_a_name_they_muted(new_context: Any) -> None:
+    """Anna muted Ben in her browser: his seek of her kind leaves both waiting (her seek says
+    whom to avoid), and Cleo's, a moment later, makes Anna's table."""
+    a_name, b_name, c_name = person_name("Anna"), person_name("Ben"), person_name("Cleo")
+    anna = new_context().new_page()
+    as_guest(anna, a_name)
+    anna.evaluate("(n) => localStorage.setItem('ds_chat_muted', JSON.stringify([n]))", b_name)
+    anna.reload()
+    anna.wait_for_selector("#seek .seek-kind")
+    with anna.expect_request("**/api/seeks") as sent:
+        seek(anna, "block-2")
+    assert sent.value.post_data_json["avoid"] == [b_name]
+    ben = new_context().new_page()
+    as_guest(ben, b_name)
+    seek(ben, "block-2")
+    ben.wait_for_timeout(1500)
+    assert "/table/" not in anna.url and "/table/" not in ben.url
+    cleo = new_context().new_page()
+    as_guest(cleo, c_name)
+    seek(cleo, "block-2")
+    for page in (anna, cleo):
+        page.wait_for_url("**/table/**")
+    assert anna.url.split("/table/")[1] == cleo.url.split("/table/")[1]
+    assert "/table/" not in ben.url

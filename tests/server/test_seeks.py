@@ -5,6 +5,7 @@ storage is at stake). Two processes sharing one pool: ``test_site_lobby.py``."""
 from __future__ import annotations
 
 from contextlib import ExitStack
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -31,6 +32,9 @@ def pools(draw: st.DrawFn) -> tuple[list[Seek], frozenset[str], set[tuple[str, s
             kind=(kind := draw(st.sampled_from(KINDS))),
             rating=draw(st.integers(1000, 2200)) if kind.rated else None,
             since=NOW - draw(st.integers(0, 90)),
+            avoid=frozenset(
+                draw(st.sets(st.sampled_from([f"P{m}" for m in range(14)]), max_size=2))
+            ),
         )
         for n in range(count)
     ]
@@ -49,9 +53,10 @@ def test_pairing_seats_each_free_seeker_once_with_its_own_kind(
     seated = [s.player for group in groups for s in group]
     assert len(seated) == len(set(seated))
     assert not busy & set(seated)
-    for group in groups:  # never one who blocks another beside them
+    for group in groups:  # never one who blocks another (or avoids their name) beside them
         assert not {(a.player, b.player) for a in group for b in group if a != b} & apart
-    if apart:
+        assert not any(a.name in b.avoid for a in group for b in group if a is not b)
+    if apart or any(s.avoid for s in seeks):
         return  # who waits for want of a table without a blocker: not worked out here
     for group in groups:
         kind = group[0].kind
@@ -76,6 +81,19 @@ def test_the_oldest_seeks_are_paired_first() -> None:
     kind = Kind("draw", 2, False)
     seeks = [Seek(f"p{n}", f"P{n}", False, kind, None, NOW - n) for n in range(5)]
     assert [[s.player for s in g] for g in match(seeks, NOW)] == [["p4", "p3"], ["p2", "p1"]]
+
+
+def test_a_seeker_is_not_seated_with_a_name_it_avoids() -> None:
+    kind = Kind("draw", 2, False)
+    anna = Seek("a", "Anna", True, kind, None, NOW, avoid=frozenset({"Ben"}))
+    ben = Seek("b", "Ben", False, kind, None, NOW + 1)
+    assert match([anna, ben], NOW + 600) == []  # neither way round
+    assert (
+        match([replace(ben, avoid=frozenset({"Anna"})), replace(anna, avoid=frozenset())], NOW)
+        == []
+    )
+    cleo = Seek("c", "Cleo", False, kind, None, NOW + 2)
+    assert [[s.name for s in g] for g in match([anna, ben, cleo], NOW + 2)] == [["Anna", "Cleo"]]
 
 
 def test_a_rated_range_widens_with_the_oldest_seeks_wait() -> None:
@@ -165,6 +183,28 @@ def test_two_seekers_of_a_kind_are_seated_at_one_table(lobby: TestClient) -> Non
             assert lobby.get("/api/seeks").json()["seek"] is None
         as_player(lobby, cleo)
         assert lobby.get("/api/seeks").json()["seek"]["preset"] == "kozel"
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+def test_a_seeker_waits_rather_than_sit_with_a_name_muted_in_their_browser(
+    lobby: TestClient, clock: Clock
+) -> None:
+    anna, ben, cleo = name(lobby, "Anna"), name(lobby, "Ben"), name(lobby, "Cleo")
+    with ExitStack() as stack:
+        a, c = Lobby(lobby, stack, anna), Lobby(lobby, stack, cleo)
+        Lobby(lobby, stack, ben)
+        assert seek(lobby, anna, avoid=["Ben", "Dora"]).status_code == 201
+        a.next("seek")
+        clock.now += 1  # Anna's is the oldest seek: the pool pairs her first
+        r = seek(lobby, ben)
+        assert r.json()["table"] is None  # Anna muted Ben: both wait
+        as_player(lobby, anna)
+        assert "avoid" not in lobby.get("/api/seeks").json()["seek"]  # never shown
+        table_id = seek(lobby, cleo).json()["table"]
+        assert table_id and paired(a) == table_id
+        seated = lobby.get(f"/api/tables/{table_id}").json()["seats"]
+        assert sorted(s["name"] for s in seated) == ["Anna", "Cleo"]
+        pool(c, [{"preset": "draw", "players": 2, "rated": False, "seeking": 1}])  # Ben waits
 
 
 def test_two_kozel_seekers_play_with_two_bots_after_a_minute(
@@ -268,6 +308,9 @@ def test_a_seated_seeker_waits_until_free(lobby: TestClient) -> None:
         ({"players": 5}, "players"),
         ({"rated": True}, "rated"),
         ({"preset": "x" * 33}, "preset"),
+        ({"avoid": ["Ben"] * 201}, "avoid"),
+        ({"avoid": ["x" * 65]}, "avoid"),
+        ({"avoid": "Ben"}, "avoid"),
     ],
 )
 def test_a_bad_seek_is_refused_and_changes_nothing(

@@ -206,9 +206,10 @@ seeks = sa.Table(
     sa.Column("rated", sa.Boolean, nullable=False),
     sa.Column("rating", sa.Integer, nullable=True),
     sa.Column("since", sa.Float, nullable=False),
+    sa.Column("avoid", sa.JSON, nullable=True),
 )
 """The players waiting to be paired (``server/seeks.py``): one seek a player, gone once
-paired, withdrawn or left."""
+paired, withdrawn or left; ``avoid``: the names it is not seated with (null: none)."""
 
 reports = sa.Table(
     "reports",

@@ -28,6 +28,7 @@ def _row(seek: Seek) -> dict[str, object]:
         "rated": seek.kind.rated,
         "rating": seek.rating,
         "since": seek.since,
+        "avoid": sorted(seek.avoid),
     }
 
 
@@ -40,6 +41,7 @@ def _seek(row: sa.Row[tuple[object, ...]]) -> Seek:
         kind=Kind(m["preset"], m["players"], bool(m["rated"])),
         rating=m["rating"],
         since=m["since"],
+        avoid=frozenset(m["avoid"] or ()),
     )
 
 

@@ -59,7 +59,7 @@ class Seeking:
         if kind.rated:
             family = family_of(preset(kind.preset, kind.players))
             rating = (await shown_ratings(self.pool.store, [who.id]))[who.id][family].rating
-        seek = Seek(who.id, who.name, who.account, kind, rating, now)
+        seek = Seek(who.id, who.name, who.account, kind, rating, now, frozenset(body.avoid))
         await self.pool.put(seek)
         seated = self._seated[who.id] = _seated_at(await self.presence.online(), seek)
         self._tell(seek.player, seek, seated=seated)

@@ -8,7 +8,9 @@ A rated group's ratings may lie ``reach(waited)`` apart, a range that widens wit
 its oldest seek, as on lichess's pool: a short wait for a close game, and no player left
 waiting for ever because nobody near their rating is online. For the same reason a table of
 three or four starts with bots in its empty seats once two seekers have waited a minute for
-the rest. Two players of whom one blocks the other never share a table.
+the rest. Two players of whom one blocks the other never share a table, nor does a seeker
+sit with a name muted in their browser (``avoid``: a muted name's challenges are declined
+unseen, so its seat at a table made for strangers is not handed out either).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Annotated
 
 from pydantic import BaseModel, Field
 
@@ -38,6 +41,8 @@ FILL_SECONDS = 60.0
 waiting for Kozel at once."""
 FILL_BOT = "medium"
 """The level of the bots that fill a paired table's empty seats."""
+AVOID_MAX = 200
+"""Names a seek may avoid (a browser's muted names)."""
 
 
 class SeekIn(BaseModel):
@@ -45,6 +50,10 @@ class SeekIn(BaseModel):
     players: int | None = Field(default=None, ge=2, le=4)
     """Seats at the table (default: the preset's)."""
     rated: bool = False
+    avoid: list[Annotated[str, Field(max_length=64)]] = Field(
+        default_factory=list, max_length=AVOID_MAX
+    )
+    """Names not to be seated with: those muted in the seeker's browser."""
 
 
 @dataclass(frozen=True, order=True)
@@ -69,6 +78,8 @@ class Seek:
     rating: int | None
     """The seeker's rating in the kind's family (rated seeks only)."""
     since: float
+    avoid: frozenset[str] = frozenset()
+    """Names the seeker is not seated with (``SeekIn.avoid``); never shown to anyone."""
 
     def public(self, now: float, seated: str | None = None) -> JSON:
         """The protocol's ``Seek``: what its seeker is told of it; ``seated``: the table where
@@ -120,7 +131,7 @@ def match(
     ``players`` seeks, or, once its oldest has waited ``FILL_SECONDS`` for a table of three
     or four, two or more (bots fill the rest). The seeks of ``busy`` players (seated at a
     table, or out of the lobby a moment) wait; the players of a pair in ``apart`` (one
-    blocks the other) never share a table."""
+    blocks the other) never share a table, nor a seeker and a name it avoids."""
     by_kind: dict[Kind, list[Seek]] = {}
     for seek in sorted(seeks, key=lambda s: (s.since, s.player)):
         if seek.player not in busy:
@@ -160,7 +171,8 @@ def _group(
 
 
 def _apart(one: Seek, other: Seek, apart: Collection[tuple[str, str]]) -> bool:
-    return (one.player, other.player) in apart or (other.player, one.player) in apart
+    blocked = (one.player, other.player) in apart or (other.player, one.player) in apart
+    return blocked or one.name in other.avoid or other.name in one.avoid
 
 
 def spread(group: Sequence[Seek]) -> int:

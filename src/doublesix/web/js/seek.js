@@ -4,6 +4,7 @@
 // how many seek each one now (the pool, pushed by the lobby socket); while we seek, what we
 // seek, how long we have waited and "Cancel". In a background tab the title says we seek.
 import { api, ApiError, goSeated, post } from './api.js';
+import { mutedNames } from './chat.js';
 import { clear } from './common.js';
 import { el, lit, t, tattr, tx } from './i18n.js';
 import { onLobby } from './lobby_socket.js';
@@ -12,6 +13,7 @@ import { onLobby } from './lobby_socket.js';
 const KINDS = [['draw', 2], ['draw', 4], ['block', 2], ['block', 4], ['kozel', 4]];
 const CHOSEN = 'ds_seek_kind'; // the kind this browser sought last
 const RATED = 'ds_seek_rated';
+const AVOID_MAX = 200; // names a seek may avoid: the pool never seats us with a muted name
 
 const state = {
   you: undefined, // {name, account} or null once the lobby socket said; undefined before
@@ -321,7 +323,8 @@ async function findPlayers() {
   state.busy = true;
   render();
   try {
-    const r = await post('/api/seeks', { preset, players, rated: Boolean(who && who.account && state.rated) });
+    const rated = Boolean(who && who.account && state.rated);
+    const r = await post('/api/seeks', { preset, players, rated, avoid: mutedNames().slice(0, AVOID_MAX) });
     state.busy = false;
     seekChanged(r.seek, r.table);
   } catch (e) {
