@@ -145,28 +145,35 @@ function reportItem(report) {
   return li;
 }
 
-/** Every account silenced now, the latest first: its page, how long, why, and "Lift". */
-function silencedCard() {
+/** A card of the page, `id`: its `title`, then a list (`tag` of class `listClass`, of
+ * `line(item)` for each of `items`), or the `none` line when there is nothing to list. */
+function listCard(id, className, title, none, [tag, listClass], items, line) {
   const card = document.createElement('section');
-  card.className = 'card silenced-card';
-  card.id = 'silenced';
-  card.appendChild(el('h2', 'operator.silenced_title'));
-  if (!state.silenced.length) {
-    card.appendChild(el('p', 'operator.silenced_none', {}, 'muted'));
+  card.className = `card ${className}`;
+  card.id = id;
+  card.appendChild(el('h2', title));
+  if (!items.length) {
+    card.appendChild(el('p', none, {}, 'muted'));
     return card;
   }
-  const list = document.createElement('ul');
-  for (const s of state.silenced) {
+  const list = document.createElement(tag);
+  list.className = listClass;
+  for (const item of items) list.appendChild(line(item));
+  card.appendChild(list);
+  return card;
+}
+
+/** Every account silenced now, the latest first: its page, how long, why, and "Lift". */
+function silencedCard() {
+  return listCard('silenced', 'silenced-card', 'operator.silenced_title', 'operator.silenced_none', ['ul', ''], state.silenced, (s) => {
     const li = document.createElement('li');
     li.className = 'operator-row';
     li.dataset.name = s.name;
     li.append(playerLink(s.name), ' ');
     silencedNow(li, s.name, s);
     if (s.reason) li.appendChild(lit('span', s.reason, 'muted silence-reason'));
-    list.appendChild(li);
-  }
-  card.appendChild(list);
-  return card;
+    return li;
+  });
 }
 
 /** What an entry of the operators' log adds to its sentence: how long, which report and
@@ -193,17 +200,7 @@ function logDetail(entry) {
 /** What the site's operators did, the latest first: who (or the command line), what, to
  * whom, when. */
 function logCard() {
-  const card = document.createElement('section');
-  card.className = 'card log-card';
-  card.id = 'operator-log';
-  card.appendChild(el('h2', 'operator.log_title'));
-  if (!state.log.length) {
-    card.appendChild(el('p', 'operator.log_none', {}, 'muted'));
-    return card;
-  }
-  const list = document.createElement('ol');
-  list.className = 'log-list';
-  for (const entry of state.log) {
+  return listCard('operator-log', 'log-card', 'operator.log_title', 'operator.log_none', ['ol', 'log-list'], state.log, (entry) => {
     const li = document.createElement('li');
     li.className = 'log-entry';
     li.dataset.act = entry.act;
@@ -214,10 +211,8 @@ function logCard() {
       part.classList.add('log-detail');
       li.append(' · ', part);
     }
-    list.appendChild(li);
-  }
-  card.appendChild(list);
-  return card;
+    return li;
+  });
 }
 
 function render() {
