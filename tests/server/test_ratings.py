@@ -224,6 +224,70 @@ def test_a_guest_cannot_create_or_join_a_rated_table(client: TestClient) -> None
 
 
 @BOTH
+def test_a_player_page_charts_each_variants_latest_games_only(client: TestClient) -> None:
+    """Of a player rated in many games, the page's chart has each variant's latest
+    ``HISTORY_POINTS``, oldest first (each variant's read on its own, newest first, up to
+    that many)."""
+    anna = account(client, "Anna")
+    limit = rating_store.HISTORY_POINTS
+    played = {"draw": limit + 7, "block": 3}
+
+    async def insert() -> None:
+        async with store_of(client).writing() as conn:
+            for variant, games in played.items():
+                await conn.execute(
+                    schema.ratings.insert().values(
+                        player_id=anna,
+                        variant=variant,
+                        mu=1500.0,
+                        sigma=100.0,
+                        games=games,
+                        wins=games,
+                        losses=0,
+                        draws=0,
+                        updated_at=1.0,
+                    )
+                )
+                for n in range(games):
+                    table_id = f"{variant}-{n}"
+                    await conn.execute(
+                        schema.tables.insert().values(
+                            id=table_id,
+                            preset=variant,
+                            ruleset={},
+                            seed=n,
+                            status="finished",
+                            hints=False,
+                            rated=True,
+                            version=1,
+                            scores=[],
+                            created_at=n,
+                            updated_at=n,
+                        )
+                    )
+                    await conn.execute(
+                        schema.rating_changes.insert().values(
+                            table_id=table_id,
+                            player_id=anna,
+                            variant=variant,
+                            outcome="win",
+                            mu_before=1000.0 + n,
+                            sigma_before=100.0,
+                            mu=1001.0 + n,
+                            sigma=100.0,
+                            at=10.0 + n,
+                        )
+                    )
+
+    run(client, insert)
+    history = client.get("/api/players/Anna").json()["history"]
+    assert [p["table"] for p in history["block"]] == ["block-0", "block-1", "block-2"]
+    draw = [p["at"] for p in history["draw"]]
+    assert len(draw) == limit and draw == sorted(draw) and draw[-1] == 10.0 + limit + 6
+    assert history["draw"][0]["rating"] == 1001 + 7  # the seven oldest are left out
+
+
+@BOTH
 def test_leaderboard_and_player_page(client: TestClient) -> None:
     table_id, _ = rated_table(client, "draw", ["Anna", "Boris"], seed=6)
     wait_rated(client, table_id, 2)

@@ -336,11 +336,16 @@ async def player_json(store: SqlStore, name: str) -> JSON | None:
         ratings = (
             await conn.execute(sa.select(r).where(r.c.player_id == pid).order_by(r.c.variant))
         ).all()
-        changes = (
-            await conn.execute(
-                sa.select(c).where(c.c.player_id == pid).order_by(c.c.at.desc(), c.c.table_id)
+        changes = [  # each variant's latest HISTORY_POINTS, not every game ever rated
+            change
+            for row in ratings
+            for change in await conn.execute(
+                sa.select(c)
+                .where(c.c.player_id == pid, c.c.variant == row.variant)
+                .order_by(c.c.at.desc(), c.c.table_id)
+                .limit(HISTORY_POINTS)
             )
-        ).all()
+        ]
         played = (
             await conn.execute(
                 sa.select(t.c.ruleset, t.c.result, s.c.seat)
@@ -356,17 +361,15 @@ async def player_json(store: SqlStore, name: str) -> JSON | None:
             counts[outcome] += 1
     history: dict[str, list[JSON]] = {}
     for step in changes:  # newest first
-        points = history.setdefault(step.variant, [])
-        if len(points) < HISTORY_POINTS:
-            points.append(
-                {
-                    "at": step.at,
-                    "before": round(step.mu_before),
-                    "rating": round(step.mu),
-                    "table": step.table_id,
-                    "outcome": step.outcome,
-                }
-            )
+        history.setdefault(step.variant, []).append(
+            {
+                "at": step.at,
+                "before": round(step.mu_before),
+                "rating": round(step.mu),
+                "table": step.table_id,
+                "outcome": step.outcome,
+            }
+        )
     return {
         "name": account.name,
         "since": account.created_at,
