@@ -10,7 +10,9 @@ import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from sqlalchemy.dialects.postgresql import asyncpg
 
+from doublesix.server.rating_store import finding
 from doublesix.server.schema import leases, metadata
 from doublesix.server.store import (
     Fence,
@@ -67,6 +69,37 @@ def test_migrations_make_the_schema(
         return diff
 
     assert run_async(check()) == []
+
+
+def test_find_a_player_reads_a_range_of_names_under_any_collation(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """On PostgreSQL whose collation is not C (ICU's en-US here; most servers' default is
+    such a one), "Find a player" reads a range of the pattern index, not every name."""
+    store = _store("postgres", tmp_path, request)
+    query = finding("ann", 20).compile(
+        dialect=asyncpg.dialect(), compile_kwargs={"literal_binds": True}
+    )
+
+    async def plan() -> str:
+        await store.migrate()
+        try:
+            async with store.writing() as conn:
+                await conn.execute(
+                    sa.text(
+                        "ALTER TABLE accounts ALTER COLUMN name_key"
+                        ' TYPE varchar(24) COLLATE "en-US-x-icu"'
+                    )
+                )
+            async with store.engine.connect() as conn:
+                await conn.execute(sa.text("SET enable_seqscan = off"))  # a table of no rows
+                rows = await conn.execute(sa.text(f"EXPLAIN {query}"))
+                return "\n".join(str(row[0]) for row in rows)
+        finally:
+            await store.close()
+
+    shown = run_async(plan())
+    assert "ix_accounts_name_key_pattern" in shown and "~>=~" in shown, shown
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])

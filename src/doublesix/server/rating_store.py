@@ -76,15 +76,19 @@ async def account_named(store: SqlStore, name: str) -> str | None:
 async def find_accounts(store: SqlStore, prefix: str, limit: int) -> list[str]:
     """The names of the accounts that begin with ``prefix`` (any case, look-alikes folded, and
     ``_`` a letter, not a wildcard), in the order of their keys; at most ``limit``."""
+    async with store.engine.connect() as conn:
+        return list((await conn.execute(finding(prefix, limit))).scalars())
+
+
+def finding(prefix: str, limit: int) -> sa.Select[Any]:
+    """``find_accounts``'s query (a range of ``ix_accounts_name_key_pattern``)."""
     a = schema.accounts
-    query = (
+    return (
         sa.select(a.c.name)
         .where(a.c.name_key.startswith(name_key(prefix), autoescape=True), a.c.closed_at.is_(None))
         .order_by(a.c.name_key)
         .limit(limit)
     )
-    async with store.engine.connect() as conn:
-        return list((await conn.execute(query)).scalars())
 
 
 # --- rating a finished game -----------------------------------------------------------

@@ -117,11 +117,19 @@ accounts = sa.Table(
     sa.Column("closed_by", sa.String(16), nullable=True),
     sa.Column("operator", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.UniqueConstraint("name_key", name="uq_accounts_name_key"),
+    sa.Index(
+        "ix_accounts_name_key_pattern",
+        "name_key",
+        postgresql_ops={"name_key": "varchar_pattern_ops"},
+    ),
 )
 """``silenced_*``: the operator stopped the account's chat at ``silenced_at`` (none: never),
 until ``silenced_until`` (none: until lifted), for ``silence_reason`` (``moderation``).
 ``closed_*``: the account was closed at ``closed_at`` (none: it is open) by its ``player`` or
-the ``operator`` (``Accounts.close``): no login, no page, not ranked; its name stays taken."""
+the ``operator`` (``Accounts.close``): no login, no page, not ranked; its name stays taken.
+``ix_accounts_name_key_pattern``: "Find a player" (``name_key LIKE 'pre%'``) reads a range
+of it on PostgreSQL whatever the database's collation (the unique index serves a prefix only
+under the C collation); on SQLite it is a plain index, as the unique one."""
 
 sessions = sa.Table(
     "sessions",
