@@ -78,6 +78,9 @@ def test_a_player_leaves_the_seat_before_the_game(new_context: Any) -> None:
         page.wait_for_selector("#waiting li[data-seat='1'] .take-seat")
         assert page.locator("#stand-up, #waiting .badge.you").count() == 0
     anna.wait_for_selector("#waiting li[data-seat='1'] .open")
+    anna.locator("#toasts .toast", has_text="Ben left seat 2: it is free again.").wait_for()
+    for page in (ben, other_tab):  # his own pages say it their way, not as of another
+        assert page.locator("#toasts .toast", has_text="left seat").count() == 0
     kept = ben.evaluate("(id) => localStorage.getItem(`ds_token_${id}`)", table["id"])
     assert kept is None
 

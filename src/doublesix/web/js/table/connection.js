@@ -6,7 +6,7 @@ let handlers = {};
 
 /**
  * Open the socket. `on` has the page's answers: view(view, events) for a snapshot or an
- * update, hint(moves), error(frame), presence(away), unseat() when the seat was left before the
+ * update, hint(moves), error(frame), presence(away), unseat(seat) when the seat was left before the
  * start (the socket watches from then on), chat(frame) and unchat(version) for the chat,
  * missing() when the table is unknown.
  */
@@ -116,7 +116,7 @@ function handle(msg) {
     case 'unseat':
       state.seat = null;
       state.token = null; // the next hello watches
-      handlers.unseat();
+      handlers.unseat(msg.seat);
       break;
     case 'hint':
       handlers.hint(msg.moves || []);

@@ -137,6 +137,7 @@ export async function tableChanged() {
       try {
         const table = await get(`/api/tables/${encodeURIComponent(tableId)}`);
         const changed = JSON.stringify(table) !== JSON.stringify(state.table);
+        if (changed) tellStoodUp(state.table, table);
         state.table = table;
         if (changed) renderWaiting();
       } catch (e) {
@@ -149,6 +150,20 @@ export async function tableChanged() {
   } finally {
     asking = null;
   }
+}
+
+let ownLeft = null; // the seat this browser left, which its own toast tells of
+
+/** Someone else stood up before the start: say who (the room shows their seat free). */
+function tellStoodUp(before, now) {
+  if (!before || now.status !== 'open') return;
+  now.seats.forEach((seat, i) => {
+    const was = before.seats[i];
+    if (was && was.kind === 'human' && seat.kind !== 'human' && i !== ownLeft && i !== state.seat) {
+      toast('table.seat_left', { name: was.name, n: i + 1 });
+    }
+  });
+  ownLeft = null;
 }
 
 function tableUrl(invite) {
@@ -284,7 +299,8 @@ export function standRefused() {
 
 /** The seat was left before the start, from this page or another: forget its token (and an
  * invitation in the address, which would take the seat again on reload) and watch. */
-export function unseated() {
+export function unseated(seat) {
+  ownLeft = seat;
   toast(standing ? 'table.stood_up' : 'table.stood_up_elsewhere');
   standing = false;
   forgetSeat(tableId);
