@@ -19,11 +19,13 @@ account (a row of ``accounts``); bots play with their fixed ratings
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -495,8 +497,18 @@ def _outcome(
     """The seat's outcome in a finished game, and the game's family (None: unreadable)."""
     if not result or not result.get("finished"):
         return None, None
-    try:
-        rules = Ruleset.from_dict(ruleset)
-    except RulesetError:
+    rules = _rules(orjson.dumps(ruleset, option=orjson.OPT_SORT_KEYS))
+    if rules is None:
         return None, None
     return side_outcomes(rules, result)[rules.side_of(seat)], family_of(rules)
+
+
+@functools.lru_cache(maxsize=512)
+def _rules(stored: bytes) -> Ruleset | None:
+    """A stored ruleset (its JSON, keys sorted), read once for every game played by it: a
+    player's page reads each of their finished games, and few rulesets are played (reading
+    them was three fifths of the page's time, ``benchmarks/player_page.py``)."""
+    try:
+        return Ruleset.from_dict(orjson.loads(stored))
+    except RulesetError:
+        return None
