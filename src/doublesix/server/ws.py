@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import functools
 import logging
-import secrets
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -42,7 +41,7 @@ from doublesix.server.requests import Request
 from doublesix.table import commands
 from doublesix.table.errors import Refusal, TableError
 from doublesix.table.frames import encode
-from doublesix.table.model import JSON, Table
+from doublesix.table.model import JSON
 
 log = logging.getLogger(__name__)
 
@@ -181,14 +180,6 @@ async def _sender(ws: WebSocket, conn: Connection) -> None:
         await ws.send_text(frame)
 
 
-def _seat_of_token(table: Table, token: str) -> int | None:
-    given = token.encode("utf-8", "surrogatepass")  # compare_digest takes only ASCII str
-    for seat in table.seats:
-        if seat.token is not None and secrets.compare_digest(seat.token.encode(), given):
-            return seat.number
-    return None
-
-
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     server: Server = ws.app.state.server
     await ws.accept()
@@ -211,7 +202,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     if table is None:
         await _close(ws, CLOSE_NO_TABLE, TableError(Refusal.NO_TABLE, f"no table {table_id!r}"))
         return
-    seat = None if hello.token is None else _seat_of_token(table, hello.token)
+    seat = None if hello.token is None else table.seat_with(hello.token)
     if hello.token is not None and seat is None:
         await _close(
             ws, CLOSE_BAD_TOKEN, TableError(Refusal.BAD_TOKEN, "that token holds no seat here")

@@ -11,6 +11,7 @@ game, the record and every view are derived from the log.
 from __future__ import annotations
 
 import dataclasses
+import secrets
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -82,6 +83,15 @@ class CloseReason(StrEnum):
     """Its creator left it before the start."""
 
 
+def same_secret(held: str | None, given: str | None) -> bool:
+    """Whether ``given`` is the secret ``held`` (a seat's token, an invitation's code), in
+    constant time; nothing matches a secret that is not there."""
+    if held is None or given is None:
+        return False
+    # compare_digest takes only ASCII text: bytes, with whatever a client sent kept whole
+    return secrets.compare_digest(held.encode(), given.encode("utf-8", "surrogatepass"))
+
+
 @dataclass
 class Seat:
     number: int
@@ -133,6 +143,10 @@ class Table:
         return dataclasses.replace(
             self, seats=[dataclasses.replace(s) for s in self.seats], scores=list(self.scores)
         )
+
+    def seat_with(self, token: str) -> int | None:
+        """The seat whose token ``token`` is, if any."""
+        return next((s.number for s in self.seats if same_secret(s.token, token)), None)
 
     def seat_of(self, player: str) -> Seat | None:
         return next(

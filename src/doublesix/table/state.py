@@ -17,7 +17,6 @@ A refused command raises ``TableError`` and changes nothing.
 from __future__ import annotations
 
 import dataclasses
-import secrets
 import unicodedata
 from collections import deque
 from collections.abc import Iterable, Sequence
@@ -45,6 +44,7 @@ from doublesix.table.model import (
     Stand,
     Table,
     TableStatus,
+    same_secret,
 )
 from doublesix.table.views import (
     TableInfo,
@@ -358,11 +358,8 @@ class TableState:
         first open one; an invited seat is taken only with its code."""
         seats = self.table.seats
         if invite is not None:
-            held = [s for s in seats if s.kind == SeatKind.INVITE and s.invite is not None]
-            given = invite.encode("utf-8", "surrogatepass")
-            for seat in held:
-                assert seat.invite is not None
-                if secrets.compare_digest(seat.invite.encode(), given):
+            for seat in seats:
+                if seat.kind == SeatKind.INVITE and same_secret(seat.invite, invite):
                     return seat
             raise TableError(
                 Refusal.INVITE, "that invitation is not for this table", field="invite"
@@ -671,9 +668,7 @@ class TableState:
 
     def _need_token(self, seat: int, token: str | None) -> None:
         """A socket plays for ``seat`` only with the seat's token of now."""
-        held = self.table.seats[seat].token if 0 <= seat < len(self.table.seats) else None
-        given = (token or "").encode("utf-8", "surrogatepass")
-        if held is None or not secrets.compare_digest(held.encode(), given):
+        if self.table.seat_with(token or "") != seat:
             raise TableError(Refusal.BAD_TOKEN, "that token holds no seat here")
 
     def _hold(self, socket: str, seat: int, out: Outcome) -> None:
