@@ -3,14 +3,15 @@
     python benchmarks/player_page.py [--games 100,1000,5000] [--runs 7] [--db URL]
 
 ``GET /api/players/{name}`` (``rating_store.player_json``) counts the player's wins,
-losses and draws by reading every finished game they sat at (its ruleset and result), and
-charts each variant's latest rating changes. This stores an account with N finished
-two-player Draw games (rated, each with its rating change) in a fresh database — a SQLite
-file by default, or ``--db`` (a PostgreSQL URL: its tables are made there, in a schema of
-their own, and dropped after) — and times ``player_json`` ``--runs`` times for each N, in
-turn as the server does (each stored ruleset read once, ``rating_store._rules``) and with
-every game's ruleset read afresh (as before it was cached): the median and the slowest
-wall-clock ms of each, the ms a game of the median, and the ratio of the medians.
+losses and draws and charts each variant's latest rating changes. This stores an account
+with N finished two-player Draw games (rated, each with its rating change, each seat with
+its outcome as the server keeps it) in a fresh database — a SQLite file by default, or
+``--db`` (a PostgreSQL URL: its tables are made there, in a schema of their own, and
+dropped after) — and times, ``--runs`` times for each N, the whole page and its counts two
+ways in turn: from the outcomes kept with the seats (``rating_store.outcome_counts``, as
+the server counts since migration 0015) and by reading every finished game's ruleset and
+result (as it counted before, each stored ruleset read once). It prints the median and the
+slowest wall-clock ms of each, and the ratio of the counts' medians.
 """
 
 from __future__ import annotations
@@ -22,15 +23,19 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Literal
 
 import orjson
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from doublesix.rules.ruleset import Ruleset, RulesetError, preset
+from doublesix.ratings import Outcome, seat_outcomes
+from doublesix.rules.ruleset import preset
 from doublesix.server import rating_store, schema
 from doublesix.server.account_names import name_key
-from doublesix.server.rating_store import player_json
+from doublesix.server.rating_store import outcome_counts, player_json
 from doublesix.server.store import SqlStore
+from doublesix.table.model import SeatKind, TableStatus
 
 PLAYER = "bench-anna"
 RULESET = preset("draw", 2).to_dict()
@@ -105,6 +110,7 @@ async def fill(store: SqlStore, games: int) -> None:
                         "token": None,
                         "invite": None,
                         "account": True,
+                        "outcome": "win" if won == (seat == 0) else "loss",
                     }
                 )
             changes.append(
@@ -125,32 +131,49 @@ async def fill(store: SqlStore, games: int) -> None:
         await conn.execute(schema.rating_changes.insert(), changes)
 
 
-def _afresh(stored: bytes) -> Ruleset | None:
-    """``rating_store._rules`` without its cache: every game's ruleset read anew."""
-    try:
-        return Ruleset.from_dict(orjson.loads(stored))
-    except RulesetError:
-        return None
+async def _read_every_game(conn: AsyncConnection) -> dict[Outcome, int]:
+    """The counts as the page made them before 0015: every finished game's ruleset and
+    result read, and the seat's outcome worked out."""
+    t, s = schema.tables, schema.seats
+    played = await conn.execute(
+        sa.select(t.c.ruleset, t.c.result, s.c.seat)
+        .select_from(s.join(t, t.c.id == s.c.table_id))
+        .where(
+            s.c.player_id == PLAYER,
+            s.c.kind == SeatKind.HUMAN.value,
+            t.c.status == TableStatus.FINISHED.value,
+        )
+    )
+    counts = {o: 0 for o in Outcome}
+    for row in played:
+        rules = rating_store._rules(orjson.dumps(row.ruleset, option=orjson.OPT_SORT_KEYS))
+        assert rules is not None and row.result["finished"]
+        counts[seat_outcomes(rules, row.result)[row.seat]] += 1
+    return counts
 
 
-async def _page(store: SqlStore, cached: bool) -> float:
-    """The wall-clock ms of one reading of the page."""
-    kept = rating_store._rules
-    if not cached:
-        rating_store._rules = _afresh  # type: ignore[assignment]
-    try:
-        started = time.perf_counter()
+Way = Literal["page", "stored", "read"]
+WAYS: tuple[Way, ...] = ("page", "stored", "read")
+
+
+async def _once(store: SqlStore, way: Way) -> float:
+    """The wall-clock ms of one reading of the page, or of its counts one way."""
+    started = time.perf_counter()
+    if way == "page":
         page = await player_json(store, "Anna")
-        taken = (time.perf_counter() - started) * 1000
-    finally:
-        rating_store._rules = kept
-    assert page is not None
-    return taken
+        assert page is not None
+    else:
+        async with store.engine.connect() as conn:
+            if way == "stored":
+                await outcome_counts(conn, PLAYER)
+            else:
+                await _read_every_game(conn)
+    return (time.perf_counter() - started) * 1000
 
 
-async def measure(url: str | None, games: int, runs: int) -> dict[bool, list[float]]:
-    """The wall-clock ms of each of ``runs`` readings of the page, cached (True) and not
-    (False) in turn, on a fresh database."""
+async def measure(url: str | None, games: int, runs: int) -> dict[Way, list[float]]:
+    """The wall-clock ms of each of ``runs`` readings each way, the ways in turn (their
+    order rotated each run), on a fresh database."""
     pg_schema = None
     with tempfile.TemporaryDirectory() as folder:
         if url is None:
@@ -165,12 +188,13 @@ async def measure(url: str | None, games: int, runs: int) -> dict[bool, list[flo
         try:
             await store.migrate()
             await fill(store, games)
-            page = await player_json(store, "Anna")  # warm: the connection, the statements
-            assert page is not None and page["counts"]["games"] == games
-            taken: dict[bool, list[float]] = {True: [], False: []}
+            async with store.engine.connect() as conn:  # warm, and the two ways agree
+                stored, read = await outcome_counts(conn, PLAYER), await _read_every_game(conn)
+            assert stored == read and sum(stored.values()) == games, (stored, read)
+            taken: dict[Way, list[float]] = {way: [] for way in WAYS}
             for run in range(runs):
-                for cached in (True, False) if run % 2 else (False, True):
-                    taken[cached].append(await _page(store, cached))
+                for way in WAYS[run % 3 :] + WAYS[: run % 3]:
+                    taken[way].append(await _once(store, way))
             return taken
         finally:
             await store.close()
@@ -188,18 +212,20 @@ def main() -> None:
     parser.add_argument("--db", default=None, help="a PostgreSQL URL (default: SQLite)")
     args = parser.parse_args()
     print(f"database: {'SQLite' if args.db is None else 'PostgreSQL'}, {args.runs} runs each")
-    print("| finished games | rulesets | median ms | slowest ms | ms a game | afresh / cached |")
-    print("|---:|---|---:|---:|---:|---:|")
+    print("| finished games | what | median ms | slowest ms |")
+    print("|---:|---|---:|---:|")
+    label = {
+        "page": "the whole page",
+        "stored": "its counts, from the seats' outcomes",
+        "read": "its counts, every game read (before)",
+    }
     for games in (int(n) for n in args.games.split(",")):
         taken = asyncio.run(measure(args.db, games, args.runs))
-        medians = {cached: statistics.median(ms) for cached, ms in taken.items()}
-        for cached in (True, False):
-            median = medians[cached]
-            ratio = f"{medians[False] / medians[True]:.2f}" if cached else ""
-            print(
-                f"| {games:,} | {'cached' if cached else 'afresh'} | {median:.1f} "
-                f"| {max(taken[cached]):.1f} | {median / games:.3f} | {ratio} |"
-            )
+        medians = {way: statistics.median(ms) for way, ms in taken.items()}
+        for way in WAYS:
+            print(f"| {games:,} | {label[way]} | {medians[way]:.1f} | {max(taken[way]):.1f} |")
+        ratio = medians["read"] / medians["stored"]
+        print(f"| {games:,} | counts: read / stored | {ratio:.1f}x | |")
 
 
 if __name__ == "__main__":

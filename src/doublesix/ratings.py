@@ -171,6 +171,12 @@ def side_outcomes(ruleset: Ruleset, result: Mapping[str, Any]) -> list[Outcome]:
     return [Outcome.WIN if s in winners else Outcome.LOSS for s in range(ruleset.sides)]
 
 
+def seat_outcomes(ruleset: Ruleset, result: Mapping[str, Any]) -> list[Outcome]:
+    """Each seat's outcome: its side's."""
+    sides = side_outcomes(ruleset, result)
+    return [sides[ruleset.side_of(seat)] for seat in range(ruleset.players)]
+
+
 def rate_game(
     ruleset: Ruleset,
     result: Mapping[str, Any],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -434,6 +435,13 @@ def test_a_players_games_come_a_page_at_a_time(client: TestClient, monkeypatch: 
         assert 0 < len(answer.json()["games"]) <= 2
         shown, more = shown + answer.json()["games"], answer.json()["more"]
     assert sorted(g["table"] for g in shown) == sorted(tables)  # each once
+    outcomes = Counter(g["outcome"] for g in shown)  # as each seat was stored at the end
+    assert page["counts"] == {
+        "games": 5,
+        "wins": outcomes["win"],
+        "losses": outcomes["loss"],
+        "draws": outcomes["draw"],
+    }
     assert [g["at"] for g in shown] == sorted((g["at"] for g in shown), reverse=True)
     assert client.get("/api/players/Anna/games").json()["games"][0]["table"] == tables[-1]
 

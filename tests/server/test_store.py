@@ -12,6 +12,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy.dialects.postgresql import asyncpg
 
+from doublesix.rules.ruleset import preset
 from doublesix.server.rating_store import finding
 from doublesix.server.schema import leases, metadata
 from doublesix.server.store import (
@@ -149,6 +150,90 @@ def test_migration_0010_marks_the_seats_and_challenges_of_accounts(
     seats, marked = run_async(check())
     assert seats == [("acc", True), ("g", False)]
     assert marked == [("c-acc", True), ("c-g", False)]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_migration_0015_keeps_the_outcome_of_each_seat_of_a_finished_game(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Seats of games finished before 0015 get their outcomes from the stored ruleset and
+    result: a Kozel pair's partners share theirs, nobody winning is a draw, and a game
+    not finished, or whose result does not read, keeps none."""
+    store = _store(backend, tmp_path, request)
+    t = metadata.tables
+    kozel = preset("kozel", 4).to_dict()
+    block = preset("block", 2).to_dict()
+    games = {  # id: ruleset, status, result
+        "k": (kozel, "finished", {"finished": True, "winners": [1], "losers": [0]}),
+        "d": (block, "finished", {"finished": True, "winners": [], "losers": []}),
+        "b": (block, "finished", {"finished": True, "winners": [0], "losers": [1]}),
+        "open": (block, "playing", None),
+        "odd": (block, "finished", {"finished": True, "winners": "none"}),
+    }
+
+    async def check() -> dict[tuple[str, int], str | None]:
+        async with store.engine.begin() as conn:
+            await conn.run_sync(upgrade_schema, "0014")
+            for table_id, (ruleset, status, result) in games.items():
+                await conn.execute(
+                    t["tables"].insert(),
+                    {"id": table_id, "preset": ruleset["preset"], "ruleset": ruleset}
+                    | {"seed": 1, "status": status, "hints": False, "version": 9}
+                    | {"scores": [0, 0], "result": result, "created_at": 1.0, "updated_at": 1.0},
+                )
+                await conn.execute(
+                    t["seats"].insert(),
+                    [
+                        {"table_id": table_id, "seat": n, "kind": "human", "player_id": f"p{n}"}
+                        for n in range(ruleset["players"])
+                    ],
+                )
+        await store.migrate()
+        s = t["seats"].c
+        async with store.engine.connect() as conn:
+            rows = await conn.execute(sa.select(s.table_id, s.seat, s.outcome))
+            outcomes = {(row.table_id, row.seat): row.outcome for row in rows}
+        await store.close()
+        return outcomes
+
+    outcomes = run_async(check())
+    assert [outcomes["k", n] for n in range(4)] == ["loss", "win", "loss", "win"]
+    assert [outcomes["d", n] for n in range(2)] == ["draw", "draw"]
+    assert [outcomes["b", n] for n in range(2)] == ["win", "loss"]
+    assert [outcomes["open", n] for n in range(2)] == [None, None]
+    assert [outcomes["odd", n] for n in range(2)] == [None, None]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_the_seats_of_a_finished_table_are_stored_with_their_outcomes(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    store = _store(backend, tmp_path, request)
+    s = metadata.tables["seats"].c
+
+    async def outcomes() -> list[str | None]:
+        async with store.engine.connect() as conn:
+            rows = await conn.execute(sa.select(s.outcome).order_by(s.seat))
+            return list(rows.scalars())
+
+    async def check() -> None:
+        await store.migrate()
+        table = _table()
+        table.ruleset = preset("block", 2).to_dict()
+        await store.add_table(table)
+        playing = table.copy()
+        playing.version, playing.status = 1, TableStatus.PLAYING
+        playing.seats[1] = Seat(1, SeatKind.BOT, "greedy", None, "Bot 1")
+        await store.commit(playing, [Entry(1, EventKind.SEAT, 1, {}, 2.0)], seats=True)
+        assert await outcomes() == [None, None]  # not before the end
+        finished = playing.copy()
+        finished.version, finished.status = 2, TableStatus.FINISHED
+        finished.result = {"finished": True, "winners": [1], "losers": [0]}
+        await store.commit(finished, [Entry(2, EventKind.PLAY, 1, {}, 3.0)], seats=True)
+        assert await outcomes() == ["loss", "win"]
+        await store.close()
+
+    run_async(check())
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])

@@ -173,12 +173,14 @@ class TableHost:
         return outcome.answer
 
     async def _commit(self, entries: Sequence[Entry]) -> None:
-        seats = any(e.kind == EventKind.SEAT for e in entries)
         was = self.table.status
+        finishing = was != TableStatus.FINISHED and self.state.table.status == TableStatus.FINISHED
+        # the seats again at the end: each is stored with its outcome (store._outcomes)
+        seats = finishing or any(e.kind == EventKind.SEAT for e in entries)
         shown = listing(self.table)
         await self.shell.store.commit(self.state.table, entries, seats=seats)
         self.table = self.state.table.copy()
-        if was != TableStatus.FINISHED and self.table.status == TableStatus.FINISHED:
+        if finishing:
             self._finished(self.table.copy())
         if self.shell.listed is not None and listing(self.table) != shown:
             self.shell.listed(self.table.copy())

@@ -40,8 +40,8 @@ from doublesix.ratings import (
     bot_skill,
     family_of,
     rate_game,
+    seat_outcomes,
     shown,
-    side_outcomes,
 )
 from doublesix.rules.ruleset import Ruleset, RulesetError
 from doublesix.server import schema
@@ -192,7 +192,7 @@ async def _rate(conn: AsyncConnection, table_id: str, now: float) -> bool:
     ]
     fixed = [seat not in humans for seat in range(ruleset.players)]
     after = rate_game(ruleset, result, before, fixed)
-    outcomes = side_outcomes(ruleset, result)
+    outcomes = seat_outcomes(ruleset, result)
     # the changes first: if another process rated the table meanwhile, the key refuses them
     await conn.execute(
         c.insert(),
@@ -201,7 +201,7 @@ async def _rate(conn: AsyncConnection, table_id: str, now: float) -> bool:
                 "table_id": table_id,
                 "player_id": player,
                 "variant": family.value,
-                "outcome": outcomes[ruleset.side_of(seat)].value,
+                "outcome": outcomes[seat].value,
                 "mu_before": before[seat].mu,
                 "sigma_before": before[seat].sigma,
                 "mu": after[seat].mu,
@@ -212,7 +212,7 @@ async def _rate(conn: AsyncConnection, table_id: str, now: float) -> bool:
         ],
     )
     for seat, player in sorted(humans.items()):
-        outcome = outcomes[ruleset.side_of(seat)]
+        outcome = outcomes[seat]
         counts = {
             "wins": int(outcome is Outcome.WIN),
             "losses": int(outcome is Outcome.LOSS),
@@ -331,7 +331,6 @@ async def player_json(store: SqlStore, name: str) -> JSON | None:
     """The player page's data of the account ``name`` (any case); None if there is none, and
     only ``{"name", "closed": true}`` for a closed one."""
     a, r, c = schema.accounts, schema.ratings, schema.rating_changes
-    t, s = schema.tables, schema.seats
     async with store.engine.connect() as conn:
         account = (await conn.execute(sa.select(a).where(a.c.name_key == name_key(name)))).first()
         if account is None:
@@ -352,19 +351,8 @@ async def player_json(store: SqlStore, name: str) -> JSON | None:
                 .limit(HISTORY_POINTS)
             )
         ]
-        played = (
-            await conn.execute(
-                sa.select(t.c.ruleset, t.c.result, s.c.seat)
-                .select_from(s.join(t, t.c.id == s.c.table_id))
-                .where(*_finished_by(pid))
-            )
-        ).all()
+        counts = await outcome_counts(conn, pid)
         games, more = await _games(conn, pid, None, RECENT_GAMES)
-    counts = {o: 0 for o in Outcome}
-    for row in played:
-        outcome, _ = _outcome(row.ruleset, row.result, row.seat)
-        if outcome is not None:
-            counts[outcome] += 1
     history: dict[str, list[JSON]] = {}
     for step in changes:  # newest first
         history.setdefault(step.variant, []).append(
@@ -401,13 +389,24 @@ async def player_json(store: SqlStore, name: str) -> JSON | None:
     }
 
 
+async def outcome_counts(conn: AsyncConnection, player_id: str) -> dict[Outcome, int]:
+    """How many finished games ``player_id`` won, lost and drew: counted from the outcomes
+    kept with the seats (``ix_seats_player_outcome``), without reading the games."""
+    s = schema.seats
+    counts = {o: 0 for o in Outcome}
+    query = sa.select(s.c.outcome, sa.func.count()).where(*_finished_by(player_id))
+    for outcome, count in await conn.execute(query.group_by(s.c.outcome)):
+        counts[Outcome(outcome)] = count
+    return counts
+
+
 def _finished_by(player_id: str) -> tuple[sa.ColumnElement[bool], ...]:
-    """The finished games where ``player_id`` sat (tables joined to seats)."""
-    t, s = schema.tables, schema.seats
+    """The seats of ``player_id`` in finished games: those with an outcome."""
+    s = schema.seats
     return (
         s.c.player_id == player_id,
+        s.c.outcome.is_not(None),
         s.c.kind == SeatKind.HUMAN.value,
-        t.c.status == TableStatus.FINISHED.value,
     )
 
 
@@ -419,7 +418,16 @@ async def _games(
     more."""
     t, s, c = schema.tables, schema.seats, schema.rating_changes
     query = (
-        sa.select(t.c.id, t.c.preset, t.c.ruleset, t.c.rated, t.c.result, t.c.updated_at, s.c.seat)
+        sa.select(
+            t.c.id,
+            t.c.preset,
+            t.c.ruleset,
+            t.c.rated,
+            t.c.result,
+            t.c.updated_at,
+            s.c.seat,
+            s.c.outcome,
+        )
         .select_from(s.join(t, t.c.id == s.c.table_id))
         .where(*_finished_by(pid))
         .order_by(t.c.updated_at.desc(), t.c.id)
@@ -453,9 +461,7 @@ async def _games(
     change_of = {row.table_id: round(row.mu - row.mu_before) for row in changes}
     games: list[JSON] = []
     for row in rows:
-        outcome, family = _outcome(row.ruleset, row.result, row.seat)
-        if outcome is None:
-            continue
+        family = _family(row.ruleset)
         games.append(
             {
                 "table": row.id,
@@ -464,7 +470,7 @@ async def _games(
                 "rated": bool(row.rated),
                 "seat": row.seat,
                 "players": names.get(row.id, []),
-                "outcome": outcome.value,
+                "outcome": row.outcome,
                 "scores": (row.result or {}).get("scores", []),
                 "at": row.updated_at,
                 "rating_change": change_of.get(row.id),
@@ -491,23 +497,16 @@ async def player_games(store: SqlStore, name: str, before: tuple[float, str] | N
     return {"games": games, "more": more}
 
 
-def _outcome(
-    ruleset: Mapping[str, Any], result: Mapping[str, Any] | None, seat: int
-) -> tuple[Outcome | None, Family | None]:
-    """The seat's outcome in a finished game, and the game's family (None: unreadable)."""
-    if not result or not result.get("finished"):
-        return None, None
+def _family(ruleset: Mapping[str, Any]) -> Family | None:
+    """A stored game's family; None if its ruleset does not read."""
     rules = _rules(orjson.dumps(ruleset, option=orjson.OPT_SORT_KEYS))
-    if rules is None:
-        return None, None
-    return side_outcomes(rules, result)[rules.side_of(seat)], family_of(rules)
+    return None if rules is None else family_of(rules)
 
 
 @functools.lru_cache(maxsize=512)
 def _rules(stored: bytes) -> Ruleset | None:
-    """A stored ruleset (its JSON, keys sorted), read once for every game played by it: a
-    player's page reads each of their finished games, and few rulesets are played (reading
-    them was three fifths of the page's time, ``benchmarks/player_page.py``)."""
+    """A stored ruleset (its JSON, keys sorted), read once for every game played by it: few
+    rulesets are played, and a player's page names the family of each game it lists."""
     try:
         return Ruleset.from_dict(orjson.loads(stored))
     except RulesetError:

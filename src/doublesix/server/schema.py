@@ -9,7 +9,8 @@ Alembic's migrations (``migrations/versions``) create exactly these tables;
   entry (``version``), the turn deadline, the scores and, once finished,
   the game's result (winners, losers, scores).
 - ``seats``: who sits where, with the seat's secret token and, for a seat
-  held for an invited player, its invitation code.
+  held for an invited player, its invitation code; once the game is
+  finished, the seat's outcome (a player's page counts them).
 - ``events``: the table's log, numbered per table from 1: the ``doublesix/1``
   record's events inside the table's own entries (seats, start, plays,
   Continue, chat, rematch, close). The game, its record and every view are
@@ -72,12 +73,14 @@ seats = sa.Table(
     sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("kind", sa.String(8), nullable=False),
     sa.Column("bot", sa.String(32), nullable=True),
-    sa.Column("player_id", sa.String(64), nullable=True, index=True),
+    sa.Column("player_id", sa.String(64), nullable=True),
     sa.Column("name", sa.String(64), nullable=True),
     sa.Column("token", sa.String(64), nullable=True),
     sa.Column("invite", sa.String(32), nullable=True),
     sa.Column("account", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("outcome", sa.String(8), nullable=True),
     sa.UniqueConstraint("token", name="uq_seats_token"),
+    sa.Index("ix_seats_player_outcome", "player_id", "outcome"),
 )
 
 events = sa.Table(

@@ -42,6 +42,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
+from doublesix.ratings import seat_outcomes
+from doublesix.rules.ruleset import Ruleset, RulesetError
 from doublesix.server import schema
 from doublesix.server.pg_commit import commit_group
 from doublesix.table.model import Entry, EventKind, Seat, SeatKind, Table, TableStatus
@@ -505,6 +507,7 @@ def _table_values(table: Table) -> dict[str, Any]:
 
 async def _write_seats(conn: AsyncConnection, table: Table) -> None:
     s = schema.seats
+    outcomes = _outcomes(table)
     await conn.execute(s.delete().where(s.c.table_id == table.id))
     await conn.execute(
         s.insert(),
@@ -519,10 +522,25 @@ async def _write_seats(conn: AsyncConnection, table: Table) -> None:
                 "token": seat.token,
                 "invite": seat.invite,
                 "account": seat.account,
+                "outcome": outcomes.get(seat.number),
             }
             for seat in table.seats
         ],
     )
+
+
+def _outcomes(table: Table) -> dict[int, str]:
+    """Each seat's outcome once the table is finished (none before, nor when its ruleset
+    or result does not read). Kept with the seat, a player's page counts their wins,
+    losses and draws without reading every game they played."""
+    result = table.result or {}
+    if table.status != TableStatus.FINISHED or not result.get("finished"):
+        return {}
+    try:
+        ruleset = Ruleset.from_dict(table.ruleset)
+    except RulesetError:
+        return {}
+    return {seat: outcome.value for seat, outcome in enumerate(seat_outcomes(ruleset, result))}
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
