@@ -25,7 +25,6 @@ import uuid
 from pathlib import Path
 from typing import Literal
 
-import orjson
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -146,7 +145,7 @@ async def _read_every_game(conn: AsyncConnection) -> dict[Outcome, int]:
     )
     counts = {o: 0 for o in Outcome}
     for row in played:
-        rules = rating_store._rules(orjson.dumps(row.ruleset, option=orjson.OPT_SORT_KEYS))
+        rules = rating_store.stored_rules(row.ruleset)
         assert rules is not None and row.result["finished"]
         counts[seat_outcomes(rules, row.result)[row.seat]] += 1
     return counts

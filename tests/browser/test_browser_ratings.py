@@ -28,28 +28,67 @@ from .conftest import _free_port, _wait_for
 from .test_browser_languages import check_page
 
 GAMES = {"Anna": 3, "Boris": 2}
+DUELS = 2
+"""Unrated games of Chloe against Dan (who plays one against a bot besides)."""
+COOKIES: dict[str, str] = {}
+"""Each account's guest cookie, to browse as them."""
 
 
-def _play(http: httpx.Client, port: int) -> None:
-    """A rated one-round Draw game against greedy, to its end (seat 0: its first move)."""
+def _view(ws: Any) -> tuple[int, dict[str, Any]]:
+    """The next view a table's socket gets, and its version."""
+    while True:
+        msg = json.loads(ws.recv(timeout=30))
+        if msg["type"] in ("snapshot", "update"):
+            return msg["version"], msg["view"]
+
+
+def _play(http: httpx.Client, port: int, rated: bool = True) -> None:
+    """A one-round Draw game against greedy, to its end (seat 0: its first move)."""
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
-    body = {"preset": "draw", "seats": seats, "rated": True, "options": {"target": "round"}}
+    body = {"preset": "draw", "seats": seats, "rated": rated, "options": {"target": "round"}}
     answer = http.post("/api/tables", json=body)
     assert answer.status_code == 200, answer.text
     table = answer.json()
     with connect(f"ws://127.0.0.1:{port}/ws/table/{table['id']}") as ws:
         ws.send(json.dumps({"type": "hello", "token": table["token"], "since": None}))
         while True:
-            msg = json.loads(ws.recv(timeout=30))
-            if msg["type"] not in ("snapshot", "update"):
-                continue
-            view = msg["view"]
+            version, view = _view(ws)
             if view["status"] == "finished":
                 return
             if view["status"] == "playing" and view["turn"] == 0 and view["legal"]:
                 move = view["legal"][0]
                 frame = {"type": "play", "tile": move["tile"], "end": move["end"]}
-                ws.send(json.dumps(frame | {"version": msg["version"]}))
+                ws.send(json.dumps(frame | {"version": version}))
+
+
+def _duel(first: httpx.Client, second: httpx.Client, port: int) -> None:
+    """An unrated one-round Draw game of two players, to its end."""
+    seats = [{"kind": "human"}, {"kind": "open"}]
+    body = {"preset": "draw", "seats": seats, "options": {"target": "round"}}
+    table = first.post("/api/tables", json=body).json()
+    joined = second.post(f"/api/tables/{table['id']}/join", json={})
+    assert joined.status_code == 200, joined.text
+    url = f"ws://127.0.0.1:{port}/ws/table/{table['id']}"
+    with connect(url) as one, connect(url) as two:
+        sockets = [one, two]
+        for ws, token in zip(sockets, (table["token"], joined.json()["token"]), strict=True):
+            ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
+        views = [_view(ws) for ws in sockets]
+        while True:
+            versions = {version for version, _ in views}
+            if len(versions) > 1:  # one socket is behind (the other's hello came between)
+                behind = min(range(2), key=lambda seat: views[seat][0])
+                views[behind] = _view(sockets[behind])
+                continue
+            version, view = views[0]
+            if view["status"] == "finished":
+                return
+            if view["status"] == "playing":
+                turn = view["turn"]
+                move = views[turn][1]["legal"][0]
+                frame = {"type": "play", "tile": move["tile"], "end": move["end"]}
+                sockets[turn].send(json.dumps(frame | {"version": version}))
+            views = [_view(ws) for ws in sockets]
 
 
 @pytest.fixture(scope="module")
@@ -64,18 +103,23 @@ def rated_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT)
     try:
         _wait_for(f"{base}/api/bots", server)
-        for name, games in GAMES.items():
-            http = httpx.Client(base_url=base)
+        players = {}
+        for name in [*GAMES, "Chloe", "Dan"]:
+            http = players[name] = httpx.Client(base_url=base)
             http.post("/api/guest", json={"name": name}).raise_for_status()
-            me = http.cookies["ds_guest"]
+            me = COOKIES[name] = http.cookies["ds_guest"]
             with sqlite3.connect(db) as conn:
                 conn.execute(
                     "INSERT INTO accounts (player_id, name, name_key, password, created_at,"
                     " updated_at) VALUES (?, ?, ?, 'not-a-hash', ?, ?)",
                     (me, name, name_key(name), time.time(), time.time()),
                 )
+        for name, games in GAMES.items():
             for _ in range(games):
-                _play(http, port)
+                _play(players[name], port)
+        for _ in range(DUELS):
+            _duel(players["Chloe"], players["Dan"], port)
+        _play(players["Dan"], port, rated=False)
         yield base
     finally:
         server.terminate()
@@ -148,6 +192,43 @@ def test_leaderboard_and_player_page(context: Any, rated_site: str, screenshots:
     games.nth(0).click()  # the game's own page
     page.wait_for_url("**/game/**")
     page.wait_for_selector(".move-list .move-round")
+
+
+def test_you_and_another_player(context: Any, rated_site: str, screenshots: Path) -> None:
+    """Chloe on Dan's page: their games against each other, counted from her side, and the
+    games list narrowed to them and back."""
+    context.add_cookies([{"name": "ds_guest", "value": COOKIES["Chloe"], "url": rated_site}])
+    dan = httpx.get(f"{rated_site}/api/players/Dan").json()
+    duels = [g for g in dan["games"] if any(p["name"] == "Chloe" for p in g["players"])]
+    assert len(duels) == DUELS and len(dan["games"]) == DUELS + 1
+    mine = [{"win": "loss", "loss": "win"}.get(g["outcome"], "draw") for g in duels]
+    page = context.new_page()
+    page.goto("/player/Dan")
+    against = page.locator("#together p.against")
+    against.wait_for()
+    assert page.locator("#together h2").inner_text() == "You and Dan"
+    won, lost, drew = (mine.count(o) for o in ("win", "loss", "draw"))
+    assert against.inner_text() == (
+        f"Against each other: {DUELS} games. You won {won}, lost {lost}, drew {drew}."
+    )
+    assert page.locator("#together p.partners").count() == 0  # never a pair
+    rows = page.locator("#games tbody tr")
+    assert rows.count() == DUELS + 1
+    page.check("#games-together")
+    page.wait_for_function(f"() => document.querySelectorAll('#games tbody tr').length === {DUELS}")
+    assert all("Chloe" in row.inner_text() for row in rows.all())
+    page.screenshot(path=str(screenshots / "player-together.png"), full_page=True)
+    check_page(page, "en")
+    page.uncheck("#games-together")
+    page.wait_for_function(
+        f"() => document.querySelectorAll('#games tbody tr').length === {DUELS + 1}"
+    )
+    page.click(".lang-switch button[data-lang='fr']")
+    assert "Vous et Dan" in check_page(page, "fr")
+
+    page.goto("/player/Chloe")  # her own page has no such card
+    page.wait_for_selector("#games")
+    assert page.locator("#together").count() == 0 and page.locator("#games-together").count() == 0
 
 
 def test_unknown_variant_and_player_get_a_page(context: Any) -> None:

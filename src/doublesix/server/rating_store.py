@@ -75,6 +75,27 @@ async def account_named(store: SqlStore, name: str) -> str | None:
         return found.scalar()
 
 
+@dataclass(frozen=True)
+class Named:
+    """An open account: its player id and its name as written."""
+
+    id: str
+    name: str
+
+
+async def open_account(store: SqlStore, name: str) -> Named | None:
+    """The open account ``name`` (any case, look-alikes folded), None if none or closed."""
+    a = schema.accounts
+    async with store.engine.connect() as conn:
+        found = await conn.execute(
+            sa.select(a.c.player_id, a.c.name).where(
+                a.c.name_key == name_key(name), a.c.closed_at.is_(None)
+            )
+        )
+        row = found.first()
+    return None if row is None else Named(row.player_id, row.name)
+
+
 async def find_accounts(store: SqlStore, prefix: str, limit: int) -> list[str]:
     """The names of the accounts that begin with ``prefix`` (any case, look-alikes folded, and
     ``_`` a letter, not a wildcard), in the order of their keys; at most ``limit``."""
@@ -411,11 +432,15 @@ def _finished_by(player_id: str) -> tuple[sa.ColumnElement[bool], ...]:
 
 
 async def _games(
-    conn: AsyncConnection, pid: str, before: tuple[float, str] | None, limit: int
+    conn: AsyncConnection,
+    pid: str,
+    before: tuple[float, str] | None,
+    limit: int,
+    together_with: str | None = None,
 ) -> tuple[list[JSON], bool]:
     """The finished games of ``pid``, newest first, after the game ``before`` (its ``at`` and
-    table id: the last one a page showed) if given; at most ``limit``, and whether there are
-    more."""
+    table id: the last one a page showed) if given, and only those where the player
+    ``together_with`` sat too if given; at most ``limit``, and whether there are more."""
     t, s, c = schema.tables, schema.seats, schema.rating_changes
     query = (
         sa.select(
@@ -433,6 +458,15 @@ async def _games(
         .order_by(t.c.updated_at.desc(), t.c.id)
         .limit(limit + 1)
     )
+    if together_with is not None:
+        other = schema.seats.alias("other")
+        query = query.where(
+            sa.exists().where(
+                other.c.table_id == s.c.table_id,
+                other.c.player_id == together_with,
+                other.c.kind == SeatKind.HUMAN.value,
+            )
+        )
     if before is not None:
         at, table = before
         query = query.where(
@@ -479,34 +513,31 @@ async def _games(
     return games, more
 
 
-async def player_games(store: SqlStore, name: str, before: tuple[float, str] | None) -> JSON | None:
-    """``{"games", "more"}``: a page of the finished games of the open account ``name``,
-    after the game ``before`` (the last one shown); None if there is no such account."""
-    a = schema.accounts
+async def player_games(
+    store: SqlStore, player: Named, before: tuple[float, str] | None, together_with: str | None
+) -> JSON:
+    """``{"games", "more"}``: a page of the finished games of ``player`` after the game
+    ``before`` (the last one shown), only those with the player ``together_with`` if given."""
     async with store.engine.connect() as conn:
-        pid = (
-            await conn.execute(
-                sa.select(a.c.player_id).where(
-                    a.c.name_key == name_key(name), a.c.closed_at.is_(None)
-                )
-            )
-        ).scalar()
-        if pid is None:
-            return None
-        games, more = await _games(conn, pid, before, RECENT_GAMES)
+        games, more = await _games(conn, player.id, before, RECENT_GAMES, together_with)
     return {"games": games, "more": more}
 
 
 def _family(ruleset: Mapping[str, Any]) -> Family | None:
     """A stored game's family; None if its ruleset does not read."""
-    rules = _rules(orjson.dumps(ruleset, option=orjson.OPT_SORT_KEYS))
+    rules = stored_rules(ruleset)
     return None if rules is None else family_of(rules)
 
 
+def stored_rules(ruleset: Mapping[str, Any]) -> Ruleset | None:
+    """A stored game's ruleset; None if it does not read."""
+    return _read(orjson.dumps(ruleset, option=orjson.OPT_SORT_KEYS))
+
+
 @functools.lru_cache(maxsize=512)
-def _rules(stored: bytes) -> Ruleset | None:
-    """A stored ruleset (its JSON, keys sorted), read once for every game played by it: few
-    rulesets are played, and a player's page names the family of each game it lists."""
+def _read(stored: bytes) -> Ruleset | None:
+    """A ruleset's JSON (keys sorted), read once for every game played by it: few rulesets
+    are played, and a player's page reads one for each game it lists."""
     try:
         return Ruleset.from_dict(orjson.loads(stored))
     except RulesetError:

@@ -17,10 +17,11 @@ from doublesix.ratings import Family, family_named, family_of
 from doublesix.rules.ruleset import Ruleset
 from doublesix.server import rating_store
 from doublesix.server.account_names import NAME_MAX
-from doublesix.server.deps import Server, ServerDep, not_found, server, table_of
+from doublesix.server.deps import MaybeGuest, Server, ServerDep, not_found, server, table_of
 from doublesix.server.errors import CommandError
 from doublesix.server.routes.pages import keyed_page
-from doublesix.server.store import SqlStore
+from doublesix.server.store import Guest, SqlStore
+from doublesix.server.together import together
 
 router = APIRouter(prefix="/api")
 
@@ -134,16 +135,58 @@ def _cursor(at: str | None, table: str | None) -> tuple[float, str] | None:
     return when, table
 
 
-@router.get("/players/{name}/games")
-async def player_games(
-    name: str, srv: ServerDep, before_at: str | None = None, before_table: str | None = None
-) -> dict[str, Any]:
-    """The next page of the player's finished games, after the last one shown (the player
-    page shows the first with the rest of its data)."""
-    found = await rating_store.player_games(sql_store(srv), name, _cursor(before_at, before_table))
+async def _player(srv: Server, name: str) -> rating_store.Named:
+    found = await rating_store.open_account(sql_store(srv), name)
     if found is None:
         raise not_found(f"no player {name!r}")
     return found
+
+
+async def _other(srv: Server, name: str, viewer: Guest | None) -> tuple[str, rating_store.Named]:
+    """The viewer's id and the open account ``name``, whose games together are asked for:
+    401 without a viewer, 404 without such an account, 422 for the viewer's own."""
+    if viewer is None:
+        raise CommandError(
+            "no_guest", "whose games together? choose a name first or log in", status=401
+        )
+    player = await _player(srv, name)
+    if player.id == viewer.id:
+        raise CommandError(
+            "self",
+            "name: your own page; together is for another player's",
+            field="name",
+            status=422,
+        )
+    return viewer.id, player
+
+
+@router.get("/players/{name}/games")
+async def player_games(
+    name: str,
+    srv: ServerDep,
+    viewer: MaybeGuest,
+    before_at: str | None = None,
+    before_table: str | None = None,
+    together: bool = False,
+) -> dict[str, Any]:
+    """The next page of the player's finished games, after the last one shown (the player
+    page shows the first with the rest of its data); ``together``: only those the viewer
+    played with them."""
+    cursor = _cursor(before_at, before_table)
+    if together:
+        viewer_id, player = await _other(srv, name, viewer)
+        return await rating_store.player_games(sql_store(srv), player, cursor, viewer_id)
+    player = await _player(srv, name)
+    return await rating_store.player_games(sql_store(srv), player, cursor, None)
+
+
+@router.get("/players/{name}/together")
+async def played_together(name: str, srv: ServerDep, viewer: MaybeGuest) -> dict[str, Any]:
+    """``{"name", "against", "partners"}``: the viewer's finished games with the player, each
+    ``{"games", "wins", "losses", "draws"}`` from the viewer's side: those they played against
+    each other, and those as partners (a Kozel pair)."""
+    viewer_id, player = await _other(srv, name, viewer)
+    return (await together(sql_store(srv), viewer_id, player)).to_json()
 
 
 def pages(web: Path) -> APIRouter:

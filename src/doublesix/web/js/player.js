@@ -74,7 +74,25 @@ function change(game) {
   return lit('span', d > 0 ? `+${d}` : d < 0 ? `−${-d}` : '±0', d > 0 ? 'up' : d < 0 ? 'down' : '');
 }
 
-function render(root, page, you, online) {
+/** "You and Boris": the viewer's games with the page's player, against and as partners. */
+function togetherCard(together) {
+  const card = document.createElement('section');
+  card.className = 'card together';
+  card.id = 'together';
+  card.appendChild(el('h2', 'player.together.title', { name: together.name }));
+  const line = (key, record) => el('p', key, {
+    count: record.games, wins: record.wins, losses: record.losses, draws: record.draws,
+  }, key.endsWith('against') ? 'against' : 'partners');
+  const { against, partners } = together;
+  if (!against.games && !partners.games) {
+    card.appendChild(el('p', 'player.together.none', { name: together.name }, 'muted'));
+  }
+  if (against.games) card.appendChild(line('player.together.against', against));
+  if (partners.games) card.appendChild(line('player.together.partners', partners));
+  return card;
+}
+
+function render(root, page, you, online, together) {
   clear(root);
   const head = document.createElement('div');
   head.className = 'player-head';
@@ -99,6 +117,7 @@ function render(root, page, you, online) {
   counts.appendChild(stat('rating.losses', page.counts.losses));
   counts.appendChild(stat('rating.draws', page.counts.draws));
   root.appendChild(counts);
+  if (together) root.appendChild(togetherCard(together));
 
   const ratings = document.createElement('section');
   ratings.className = 'card';
@@ -142,13 +161,54 @@ function render(root, page, you, online) {
   games.className = 'card';
   games.id = 'games';
   root.appendChild(games);
-  drawGames(games, page.name, page.games, page.more_games);
+  const shared = together ? together.against.games + together.partners.games : 0;
+  drawGames(games, page.name, page.games, page.more_games, { offered: shared > 0, on: false });
+}
+
+/** A page of the player's games: the newest, or those after ``last``; with ``filter.on``,
+ * only the games the viewer played with them. */
+function gamesPage(player, last, filter) {
+  const query = new URLSearchParams();
+  if (last) {
+    query.set('before_at', String(last.at));
+    query.set('before_table', last.table);
+  }
+  if (filter.on) query.set('together', 'true');
+  return get(`/api/players/${encodeURIComponent(player)}/games?${query}`);
+}
+
+/** "Only our games": the games card's switch between every game and the viewer's with them. */
+function togetherSwitch(box, player, filter) {
+  const label = document.createElement('label');
+  label.className = 'games-filter';
+  const check = document.createElement('input');
+  check.type = 'checkbox';
+  check.id = 'games-together';
+  check.checked = filter.on;
+  label.append(check, el('span', 'player.together.only'));
+  check.addEventListener('change', async () => {
+    const next = { ...filter, on: check.checked };
+    check.disabled = true;
+    try {
+      const page = await gamesPage(player, null, next);
+      drawGames(box, player, page.games, page.more, next);
+    } catch (e) {
+      check.disabled = false;
+      check.checked = filter.on;
+      toast('err.server', { message: String(e.message || e) }, 'error');
+    }
+  });
+  return label;
 }
 
 /** The games card: the games read so far, and "Older games" while there are more. */
-function drawGames(box, player, games, more) {
+function drawGames(box, player, games, more, filter) {
   clear(box);
-  box.appendChild(el('h2', 'rating.recent'));
+  const head = document.createElement('div');
+  head.className = 'games-head';
+  head.appendChild(el('h2', 'rating.recent'));
+  if (filter.offered) head.appendChild(togetherSwitch(box, player, filter));
+  box.appendChild(head);
   if (!games.length) box.appendChild(el('p', 'rating.no_games', {}, 'muted'));
   else {
     box.appendChild(dataTable(
@@ -165,12 +225,10 @@ function drawGames(box, player, games, more) {
   older.type = 'button';
   older.id = 'older-games';
   older.addEventListener('click', async () => {
-    const last = games[games.length - 1];
-    const query = new URLSearchParams({ before_at: String(last.at), before_table: last.table });
     older.disabled = true;
     try {
-      const next = await get(`/api/players/${encodeURIComponent(player)}/games?${query}`);
-      drawGames(box, player, [...games, ...next.games], next.more);
+      const next = await gamesPage(player, games[games.length - 1], filter);
+      drawGames(box, player, [...games, ...next.games], next.more, filter);
     } catch (e) {
       older.disabled = false;
       toast('err.server', { message: String(e.message || e) }, 'error');
@@ -198,8 +256,14 @@ async function main() {
     me().catch(() => null),
     get('/api/online').then((r) => r.players, () => null),
   ]);
-  await Promise.all([loadFollowing(you), loadBlocked(you)]);
-  render(root, page, you, online);
+  const [together] = await Promise.all([
+    you && you.name !== page.name
+      ? get(`/api/players/${encodeURIComponent(page.name)}/together`).catch(() => null)
+      : null,
+    loadFollowing(you),
+    loadBlocked(you),
+  ]);
+  render(root, page, you, online, together);
   if (you && you.account && you.name === page.name) {
     const games = document.getElementById('games');
     root.insertBefore(followingCard(online || []), games);
