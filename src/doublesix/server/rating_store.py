@@ -75,27 +75,6 @@ async def account_named(store: SqlStore, name: str) -> str | None:
         return found.scalar()
 
 
-@dataclass(frozen=True)
-class Named:
-    """An open account: its player id and its name as written."""
-
-    id: str
-    name: str
-
-
-async def open_account(store: SqlStore, name: str) -> Named | None:
-    """The open account ``name`` (any case, look-alikes folded), None if none or closed."""
-    a = schema.accounts
-    async with store.engine.connect() as conn:
-        found = await conn.execute(
-            sa.select(a.c.player_id, a.c.name).where(
-                a.c.name_key == name_key(name), a.c.closed_at.is_(None)
-            )
-        )
-        row = found.first()
-    return None if row is None else Named(row.player_id, row.name)
-
-
 async def find_accounts(store: SqlStore, prefix: str, limit: int) -> list[str]:
     """The names of the accounts that begin with ``prefix`` (any case, look-alikes folded, and
     ``_`` a letter, not a wildcard), in the order of their keys; at most ``limit``."""
@@ -514,12 +493,13 @@ async def _games(
 
 
 async def player_games(
-    store: SqlStore, player: Named, before: tuple[float, str] | None, together_with: str | None
+    store: SqlStore, player: str, before: tuple[float, str] | None, together_with: str | None
 ) -> JSON:
-    """``{"games", "more"}``: a page of the finished games of ``player`` after the game
-    ``before`` (the last one shown), only those with the player ``together_with`` if given."""
+    """``{"games", "more"}``: a page of the finished games of the player ``player`` (an id)
+    after the game ``before`` (the last one shown), only those with the player
+    ``together_with`` if given."""
     async with store.engine.connect() as conn:
-        games, more = await _games(conn, player.id, before, RECENT_GAMES, together_with)
+        games, more = await _games(conn, player, before, RECENT_GAMES, together_with)
     return {"games": games, "more": more}
 
 

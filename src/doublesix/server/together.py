@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 from doublesix.ratings import Outcome
 from doublesix.server import schema
-from doublesix.server.rating_store import Named, stored_rules
+from doublesix.server.rating_store import stored_rules
 from doublesix.server.store import SqlStore
 from doublesix.table.model import JSON, SeatKind
 
@@ -59,9 +59,9 @@ class Together:
         }
 
 
-async def together(store: SqlStore, viewer: str, player: Named) -> Together:
-    """The finished games of the player ``viewer`` (an id) with the account ``player``, from
-    the viewer's side."""
+async def together(store: SqlStore, viewer: str, player: str, name: str) -> Together:
+    """The finished games of the player ``viewer`` with the account ``player`` (ids; its name
+    as written: ``name``), from the viewer's side."""
     mine, theirs, t = schema.seats.alias("mine"), schema.seats.alias("theirs"), schema.tables
     query = (
         sa.select(t.c.ruleset, mine.c.seat, theirs.c.seat.label("their_seat"), mine.c.outcome)
@@ -74,12 +74,12 @@ async def together(store: SqlStore, viewer: str, player: Named) -> Together:
             mine.c.player_id == viewer,
             mine.c.outcome.is_not(None),
             mine.c.kind == SeatKind.HUMAN.value,
-            theirs.c.player_id == player.id,
+            theirs.c.player_id == player,
             theirs.c.kind == SeatKind.HUMAN.value,
         )
     )
     async with store.engine.connect() as conn:
-        return _counted(player.name, await conn.execute(query))
+        return _counted(name, await conn.execute(query))
 
 
 def _counted(name: str, shared: Iterable[Any]) -> Together:

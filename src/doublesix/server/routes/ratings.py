@@ -16,6 +16,7 @@ from fastapi import APIRouter, Request
 from doublesix.ratings import Family, family_named, family_of
 from doublesix.rules.ruleset import Ruleset
 from doublesix.server import rating_store
+from doublesix.server.account_lists import open_account
 from doublesix.server.account_names import NAME_MAX
 from doublesix.server.deps import MaybeGuest, Server, ServerDep, not_found, server, table_of
 from doublesix.server.errors import CommandError
@@ -135,29 +136,23 @@ def _cursor(at: str | None, table: str | None) -> tuple[float, str] | None:
     return when, table
 
 
-async def _player(srv: Server, name: str) -> rating_store.Named:
-    found = await rating_store.open_account(sql_store(srv), name)
-    if found is None:
-        raise not_found(f"no player {name!r}")
-    return found
-
-
-async def _other(srv: Server, name: str, viewer: Guest | None) -> tuple[str, rating_store.Named]:
-    """The viewer's id and the open account ``name``, whose games together are asked for:
-    401 without a viewer, 404 without such an account, 422 for the viewer's own."""
+async def _other(srv: Server, name: str, viewer: Guest | None) -> tuple[str, str, str]:
+    """The viewer's id, and the id and name of the open account ``name``, whose games
+    together are asked for: 401 without a viewer, 404 without such an account, 422 for the
+    viewer's own."""
     if viewer is None:
         raise CommandError(
             "no_guest", "whose games together? choose a name first or log in", status=401
         )
-    player = await _player(srv, name)
-    if player.id == viewer.id:
+    player, spelled = await open_account(sql_store(srv), name)
+    if player == viewer.id:
         raise CommandError(
             "self",
             "name: your own page; together is for another player's",
             field="name",
             status=422,
         )
-    return viewer.id, player
+    return viewer.id, player, spelled
 
 
 @router.get("/players/{name}/games")
@@ -174,9 +169,9 @@ async def player_games(
     played with them."""
     cursor = _cursor(before_at, before_table)
     if together:
-        viewer_id, player = await _other(srv, name, viewer)
+        viewer_id, player, _ = await _other(srv, name, viewer)
         return await rating_store.player_games(sql_store(srv), player, cursor, viewer_id)
-    player = await _player(srv, name)
+    player, _ = await open_account(sql_store(srv), name)
     return await rating_store.player_games(sql_store(srv), player, cursor, None)
 
 
@@ -185,8 +180,8 @@ async def played_together(name: str, srv: ServerDep, viewer: MaybeGuest) -> dict
     """``{"name", "against", "partners"}``: the viewer's finished games with the player, each
     ``{"games", "wins", "losses", "draws"}`` from the viewer's side: those they played against
     each other, and those as partners (a Kozel pair)."""
-    viewer_id, player = await _other(srv, name, viewer)
-    return (await together(sql_store(srv), viewer_id, player)).to_json()
+    viewer_id, player, spelled = await _other(srv, name, viewer)
+    return (await together(sql_store(srv), viewer_id, player, spelled)).to_json()
 
 
 def pages(web: Path) -> APIRouter:
