@@ -191,6 +191,16 @@ blocks = sa.Table(
 )
 """The accounts an account blocks (``server/account_lists.py``): by player id."""
 
+mutes = sa.Table(
+    "mutes",
+    metadata,
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+"""The names whose chat an account does not read (``server/mutes.py``): names as chat shows
+them, a guest's too, so by name and not by player id."""
+
 challenges = sa.Table(
     "challenges",
     metadata,

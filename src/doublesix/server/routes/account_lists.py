@@ -1,12 +1,14 @@
-"""The logged-in account's lists (``server/account_lists.py``): whom it follows, whom it
-blocks; read, add, remove."""
+"""The logged-in account's lists: whom it follows, whom it blocks
+(``server/account_lists.py``), whose chat it mutes (``server/mutes.py``); read, add, remove."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path
+from pydantic import BaseModel, Field
 
+from doublesix.server import mutes
 from doublesix.server.account_lists import BLOCKS, FOLLOWS
 from doublesix.server.deps import MaybeGuest, ServerDep
 from doublesix.server.errors import CommandError
@@ -16,6 +18,11 @@ from doublesix.server.store import Guest
 router = APIRouter(prefix="/api/account")
 
 Name = Annotated[str, Path(max_length=64)]
+MutedName = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class MutedIn(BaseModel):
+    names: list[MutedName] = Field(max_length=mutes.AT_MOST)
 
 
 def _account(who: Guest | None, verb: str) -> Guest:
@@ -70,3 +77,31 @@ async def unblock(name: Name, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]
     store = sql_store(srv)
     spelled = await BLOCKS.remove(store, me.id, name)
     return {"name": spelled, "blocked": await BLOCKS.names(store, me.id)}
+
+
+@router.get("/muted")
+async def muted(srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
+    """``{"muted": [name]}``: the names whose chat the account does not read, sorted."""
+    me = _account(who, "mute")
+    return {"muted": await mutes.muted(sql_store(srv), me.id)}
+
+
+@router.post("/muted")
+async def mute_all(body: MutedIn, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
+    """Mute every name of ``names`` too (a browser's own list, the first time the account
+    logs in on it); ``{"muted": [name]}``."""
+    me = _account(who, "mute")
+    return {"muted": await mutes.merge(sql_store(srv), me.id, body.names, srv.settings.clock())}
+
+
+@router.put("/muted/{name}")
+async def mute(name: Name, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
+    me = _account(who, "mute")
+    found = await mutes.merge(sql_store(srv), me.id, [name], srv.settings.clock())
+    return {"name": name, "muted": found}
+
+
+@router.delete("/muted/{name}")
+async def unmute(name: Name, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
+    me = _account(who, "mute")
+    return {"name": name, "muted": await mutes.unmute(sql_store(srv), me.id, name)}

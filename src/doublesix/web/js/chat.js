@@ -1,16 +1,21 @@
 // Chat messages as the table page and the finished game's page show them: who, when, what.
 // Every text a player wrote goes in as text (textContent), never as HTML; a quick phrase is
-// shown in the reader's language. Muting is this browser's own: the names it muted are kept
-// in localStorage (ds_chat_muted), one list for the lobby, every table and every game page;
-// a muted name's challenges are declined unseen (challenge.js). An account's blocked names
-// (block.js, read from the site) are hidden alike, without joining the browser's list.
-import { api } from './api.js';
+// shown in the reader's language. The muted names are one list for the lobby, every table
+// and every game page, kept in localStorage (ds_chat_muted); a muted name's challenges are
+// declined unseen (challenge.js). A guest's list is its browser's. An account's is kept on
+// the site (/api/account/muted), so it follows the account to every browser: read as a page
+// opens and when the lobby logs in, changed there with every mute; the first time any
+// account logs in on a browser, the names that browser muted before join its list. An
+// account's blocked names (block.js) are hidden alike, without joining the list.
+import { api, get, me, post } from './api.js';
 import { isBlocked, onBlockedChange, readBlocked } from './block.js';
 import { clear, toast } from './common.js';
 import { currentLanguage, el, lit, tattr } from './i18n.js';
 
 const MUTED = 'ds_chat_muted';
 const LOBBY_MUTED = 'ds_lobby_muted'; // the lobby's own list, before there was one list
+const SYNCED = 'ds_chat_muted_synced'; // set once an account's list replaced the browser's
+const MUTED_MAX = 200; // the site's bound (server/mutes.py)
 export const PHRASES = ['good_game', 'well_played', 'your_turn', 'thanks'];
 
 /** A refused message's `field`, where the reason has words of its own (else its message). */
@@ -29,11 +34,23 @@ function load() {
   return new Set(names(MUTED));
 }
 
-function save() {
+function keep(key, value) {
   try {
-    localStorage.setItem(MUTED, JSON.stringify([...muted]));
+    localStorage.setItem(key, value);
   } catch (e) {
     /* private mode: the choice lasts as long as the page */
+  }
+}
+
+function save() {
+  keep(MUTED, JSON.stringify([...muted]));
+}
+
+function synced() {
+  try {
+    return localStorage.getItem(SYNCED) !== null;
+  } catch (e) {
+    return false;
   }
 }
 
@@ -50,13 +67,46 @@ if (before.length) {
 }
 const listeners = new Set();
 
-// The blocked names of the account reading, read as the page opens and again when the lobby
-// logs in or out (its "ds:me").
-onBlockedChange(() => {
+let account = false; // whether the reader is an account whose list the site keeps
+
+function changed() {
   for (const listener of listeners) listener();
-});
+}
+
+/** The account's list, from the site (and, the first time an account reads it on this
+ * browser, with the names muted here before); a guest keeps the browser's. */
+async function readAccountMuted() {
+  const you = await me().catch(() => null);
+  account = false;
+  if (!you || !you.account) return;
+  try {
+    let names = (await get('/api/account/muted')).muted;
+    if (!synced()) {
+      const here = [...muted].filter((name) => !names.includes(name));
+      const room = MUTED_MAX - names.length;
+      if (here.length && room > 0) {
+        names = (await post('/api/account/muted', { names: here.slice(0, room) })).muted;
+      }
+      keep(SYNCED, '1');
+    }
+    account = true;
+    muted = new Set(names);
+    save();
+    changed();
+  } catch (e) {
+    /* not read: this browser's list stands, and stays this browser's */
+  }
+}
+
+// The blocked names and the muted names of the account reading, read as the page opens and
+// again when the lobby logs in or out (its "ds:me").
+onBlockedChange(changed);
 readBlocked();
-document.addEventListener('ds:me', readBlocked);
+readAccountMuted();
+document.addEventListener('ds:me', () => {
+  readBlocked();
+  readAccountMuted();
+});
 
 /** Whether `name`'s messages are hidden: muted in this browser, or blocked by the account. */
 export function isMuted(name) {
@@ -74,19 +124,29 @@ export function onMutedChange(listener) {
   listeners.add(listener);
 }
 
-/** Mute (or unmute) a sender's name in this browser. */
-export function setMuted(name, on) {
+function put(name, on) {
   if (on) muted.add(name);
   else muted.delete(name);
   save();
-  for (const listener of listeners) listener();
+  changed();
+}
+
+/** Mute (or unmute) a sender's name: in this browser, and on the site for an account. */
+export function setMuted(name, on) {
+  put(name, on);
+  if (!account) return;
+  api(on ? 'PUT' : 'DELETE', `/api/account/muted/${encodeURIComponent(name)}`).catch((e) => {
+    put(name, !on); // the site's list stands: so does this one
+    const key = e.body && e.body.code === 'too_many' ? 'chat.mute_too_many' : 'err.server';
+    toast(key, { count: MUTED_MAX, message: String(e.message || e) }, 'error');
+  });
 }
 
 /** Another tab muted someone: take its list. */
 window.addEventListener('storage', (ev) => {
   if (ev.key !== MUTED) return;
   muted = load();
-  for (const listener of listeners) listener();
+  changed();
 });
 
 /** The muted names in `box`, each a chip that shows its messages again (`box` hidden when
