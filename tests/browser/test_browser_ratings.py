@@ -214,6 +214,12 @@ def test_you_and_another_player(context: Any, rated_site: str, screenshots: Path
     assert page.locator("#together p.partners").count() == 0  # never a pair
     rows = page.locator("#games tbody tr")
     assert rows.count() == DUELS + 1
+    download = page.locator("#download-games")
+    assert download.inner_text() == "Download the latest 100 as doublesix/1 records (JSON lines)"
+    records = page.request.get(download.get_attribute("href")).text().splitlines()
+    assert [json.loads(line)["players"][0] for line in records] == [
+        g["players"][0]["name"] for g in dan["games"]
+    ]
     page.check("#games-together")
     page.wait_for_function(f"() => document.querySelectorAll('#games tbody tr').length === {DUELS}")
     assert all("Chloe" in row.inner_text() for row in rows.all())

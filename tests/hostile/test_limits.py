@@ -103,6 +103,11 @@ def test_limits_per_address_and_per_guest(tmp_path: Path) -> None:
         assert refused.json()["limit"] == "30 per 10 seconds"
         assert "GET /api/tables" in refused.json()["error"]
 
+        # a player's records, each replayed from its table's log: fewer still
+        answers = [http.get("/api/records", params={"player": "Nobody"}) for _ in range(11)]
+        assert [a.status_code for a in answers] == [404] * 10 + [429]
+        assert answers[-1].json()["limit"] == "10 per minute"
+
 
 def bot_table_of(http: httpx.Client) -> str:
     """The id of a table being played (any table will do for spectators)."""

@@ -410,17 +410,22 @@ def _finished_by(player_id: str) -> tuple[sa.ColumnElement[bool], ...]:
     )
 
 
-async def _games(
+Cursor = tuple[float, str]
+"""A game a list of games goes on after: its end (``at``) and its table's id."""
+
+
+async def finished(
     conn: AsyncConnection,
     pid: str,
-    before: tuple[float, str] | None,
+    before: Cursor | None,
     limit: int,
     together_with: str | None = None,
-) -> tuple[list[JSON], bool]:
-    """The finished games of ``pid``, newest first, after the game ``before`` (its ``at`` and
-    table id: the last one a page showed) if given, and only those where the player
+) -> tuple[list[Any], bool]:
+    """The finished games of ``pid`` (rows: the table's id, preset, ruleset, rated, result,
+    ``updated_at``, and the player's seat and outcome), newest first, after the game
+    ``before`` (the last one a page showed) if given, and only those where the player
     ``together_with`` sat too if given; at most ``limit``, and whether there are more."""
-    t, s, c = schema.tables, schema.seats, schema.rating_changes
+    t, s = schema.tables, schema.seats
     query = (
         sa.select(
             t.c.id,
@@ -452,7 +457,19 @@ async def _games(
             sa.or_(t.c.updated_at < at, sa.and_(t.c.updated_at == at, t.c.id > table))
         )
     rows = (await conn.execute(query)).all()
-    more, rows = len(rows) > limit, rows[:limit]
+    return list(rows[:limit]), len(rows) > limit
+
+
+async def _games(
+    conn: AsyncConnection,
+    pid: str,
+    before: Cursor | None,
+    limit: int,
+    together_with: str | None = None,
+) -> tuple[list[JSON], bool]:
+    """The finished games of ``pid`` as a player's page lists them (``finished``)."""
+    s, c = schema.seats, schema.rating_changes
+    rows, more = await finished(conn, pid, before, limit, together_with)
     ids = [row.id for row in rows]
     if not ids:
         return [], more
@@ -493,7 +510,7 @@ async def _games(
 
 
 async def player_games(
-    store: SqlStore, player: str, before: tuple[float, str] | None, together_with: str | None
+    store: SqlStore, player: str, before: Cursor | None, together_with: str | None
 ) -> JSON:
     """``{"games", "more"}``: a page of the finished games of the player ``player`` (an id)
     after the game ``before`` (the last one shown), only those with the player

@@ -116,7 +116,7 @@ def _bad_cursor(field: str, message: str) -> CommandError:
     return CommandError("cursor", f"{field}: {message}", field=field, status=422)
 
 
-def _cursor(at: str | None, table: str | None) -> tuple[float, str] | None:
+def game_cursor(at: str | None, table: str | None) -> tuple[float, str] | None:
     """The game a page of games goes on after (``before_at``, ``before_table``: the last game
     shown, both or neither); CommandError 422 naming the field otherwise."""
     if at is None and table is None:
@@ -167,7 +167,7 @@ async def player_games(
     """The next page of the player's finished games, after the last one shown (the player
     page shows the first with the rest of its data); ``together``: only those the viewer
     played with them."""
-    cursor = _cursor(before_at, before_table)
+    cursor = game_cursor(before_at, before_table)
     if together:
         viewer_id, player, _ = await _other(srv, name, viewer)
         return await rating_store.player_games(sql_store(srv), player, cursor, viewer_id)

@@ -11,6 +11,7 @@ import { currentLanguage, el, lit, tattr } from './i18n.js';
 import { VARIANTS, dataTable, pathKey, ratingText } from './ratings.js';
 
 const name = pathKey();
+const DOWNLOAD_MOST = 100; // games a download holds (server/exports.py)
 const SVG = 'http://www.w3.org/2000/svg';
 
 function svg(tag, attrs) {
@@ -201,6 +202,15 @@ function togetherSwitch(box, player, filter) {
   return label;
 }
 
+/** The player's latest games as doublesix/1 records, one a line (docs/protocol.md). */
+function downloadLink(player) {
+  const link = el('a', 'player.download', { count: DOWNLOAD_MOST }, 'download-games');
+  link.id = 'download-games';
+  link.href = `/api/records?${new URLSearchParams({ player })}`;
+  link.setAttribute('download', '');
+  return link;
+}
+
 /** The games card: the games read so far, and "Older games" while there are more. */
 function drawGames(box, player, games, more, filter) {
   clear(box);
@@ -220,6 +230,7 @@ function drawGames(box, player, games, more, filter) {
           el('span', `rating.outcome.${g.outcome}`, {}, `outcome ${g.outcome}`), change(g)];
       }), 'games-list'));
   }
+  if (games.length) box.appendChild(downloadLink(player));
   if (!more) return;
   const older = el('button', 'rating.older_games', {}, 'small older-games');
   older.type = 'button';

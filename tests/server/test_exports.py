@@ -1,0 +1,75 @@
+"""A player's finished games as ``doublesix/1`` records (``GET /api/records?player=…``), on
+SQLite and PostgreSQL: one record a line, newest first, each the game's own record and one
+the engine replays, a page at a time with a ``Link`` to the next; bad requests refused."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import unquote
+
+import orjson
+import pytest
+
+from doublesix.rules.record import loads, replay
+
+from .server_helpers import TestClient
+from .test_together import _accounts, _played
+
+BOTH = pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+
+
+def _records(answer: Any) -> list[dict[str, Any]]:
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["content-type"].startswith("application/x-ndjson")
+    return [orjson.loads(line) for line in answer.text.splitlines()]
+
+
+@BOTH
+def test_a_players_games_as_records_a_page_at_a_time(client: TestClient) -> None:
+    who = _accounts(client, "Борис", "Anna", "Chloe")
+    tables = [_played(client, "draw", [who["Anna"], who["Борис"]], seed) for seed in range(3)]
+    _played(client, "draw", [who["Anna"], who["Chloe"]], 9)  # not Boris's
+    client.cookies.clear()  # records are public, as each game's page is
+
+    answer = client.get("/api/records", params={"player": "борис"})  # any case
+    everything = _records(answer)
+    assert "link" not in answer.headers  # no more
+    disposition = answer.headers["content-disposition"]
+    assert disposition.startswith('attachment; filename="doublesix-games.jsonl"')
+    assert unquote(disposition.split("''")[1]) == "doublesix-Борис.jsonl"
+    shown = client.get("/api/players/Борис").json()["games"]
+    assert [g["table"] for g in shown] == tables[::-1]  # newest first, as the page lists them
+    for record, table in zip(everything, tables[::-1], strict=True):
+        assert record == client.get(f"/api/games/{table}/record").json()  # the game's own
+        assert record["players"][1] == "Борис"
+        game = replay(loads(orjson.dumps(record).decode()))  # a line reads and replays
+        assert game.finished
+
+    paged: list[dict[str, Any]] = []
+    url: str | None = "/api/records?player=%D0%91%D0%BE%D1%80%D0%B8%D1%81&max=2"
+    while url is not None:
+        answer = client.get(url)
+        paged += _records(answer)
+        link = answer.headers.get("link")
+        url = None if link is None else re.fullmatch(r'<(.+)>; rel="next"', link)[1]  # type: ignore[index]
+    assert paged == everything
+    assert len(_records(client.get("/api/records", params={"player": "Борис", "max": 1}))) == 1
+
+
+def test_bad_requests_are_refused(client: TestClient) -> None:
+    _accounts(client, "Anna")
+    for params, status, field in [
+        ({}, 422, "query.player"),
+        ({"player": "x" * 65}, 422, "query.player"),
+        ({"player": "Anna", "max": 0}, 422, "query.max"),
+        ({"player": "Anna", "max": 101}, 422, "query.max"),
+        ({"player": "Anna", "max": "many"}, 422, "query.max"),
+        ({"player": "Anna", "before_at": "1.5"}, 422, "before_table"),  # the one missing
+        ({"player": "Anna", "before_at": "nan", "before_table": "t"}, 422, "before_at"),
+        ({"player": "Nobody"}, 404, "player"),
+    ]:
+        refused = client.get("/api/records", params=params)
+        assert refused.status_code == status, (params, refused.text)
+        assert refused.json()["field"] == field, (params, refused.text)
+    assert _records(client.get("/api/records", params={"player": "Anna"})) == []
