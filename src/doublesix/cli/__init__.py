@@ -23,6 +23,7 @@ from doublesix.cli import (
     account,
     arena,
     bench,
+    games,
     loadtest,
     play,
     replay,
@@ -45,6 +46,7 @@ COMMANDS: list[ModuleType] = [
     review,
     account,
     reports,
+    games,
 ]
 
 
