@@ -112,6 +112,38 @@ def test_an_operator_reads_silences_and_closes_a_report(
     assert "report #1 · silenced for a day" in entries.nth(0).inner_text()
     assert entries.nth(2).inner_text().endswith(" · report 1")  # until when, and why
 
+    olga.fill("#log-name", a_name)  # what was done by or about one name: nothing about Anna
+    olga.click("#operator-log .log-search button[type=submit]")
+    olga.locator("#operator-log p", has_text=f"Nothing was done by or about {a_name}.").wait_for()
+    olga.fill("#log-name", b_name.upper())  # an account's name, in any case
+    olga.click("#operator-log .log-search button[type=submit]")
+    olga.locator("#log-all").wait_for()
+    assert entries.locator(".log-what").all_inner_texts() == [
+        f"{o_name} closed a report about {b_name}",
+        f"{o_name} lifted {b_name}'s silence",
+        f"{o_name} silenced {b_name}",
+    ]
+    assert olga.locator("#log-older").count() == 0  # no more of them
+    olga.click("#log-all")
+    olga.locator("#log-all").wait_for(state="detached")
+    assert entries.count() == 4
+
+    def first_page_of_one(route: Any) -> None:  # as if the log were longer than a page
+        if "before=" in route.request.url:
+            route.continue_()
+            return
+        answer = route.fetch()
+        data = answer.json()
+        data["log"], data["more"] = data["log"][:1], True
+        route.fulfill(response=answer, json=data)
+
+    olga.route("**/api/operator/log*", first_page_of_one)
+    olga.reload()
+    olga.locator("#log-older").click()  # the real API, after the one entry shown
+    olga.wait_for_function("() => document.querySelectorAll('#operator-log .log-entry').length > 1")
+    assert entries.count() == 4 and olga.locator("#log-older").count() == 0
+    olga.unroute("**/api/operator/log*")
+
 
 def test_an_operator_removes_a_lobby_message_from_every_lobby(
     new_context: Any, site: tuple[str, Path]

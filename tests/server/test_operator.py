@@ -251,3 +251,45 @@ def test_an_operator_removes_a_table_chat_message_everywhere(client: TestClient)
         assert frames[2]["text"] == "good game" and frames[3] == unchat
     chat = client.get(f"/api/games/{table_id}/chat").json()["chat"]
     assert [m["text"] for m in chat] == ["good game"]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+def test_the_operators_log_a_page_at_a_time_and_by_name(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from doublesix.server import moderation_log
+
+    monkeypatch.setattr(moderation_log, "SHOWN", 2)
+    for account_name in ("Ben", "Boris", "Olga", "Pia"):
+        client.cookies.clear()
+        register(client, account_name, "a long enough password")
+    store = client.app.state.server.store  # type: ignore[attr-defined]
+    assert client.portal is not None
+    for operator in ("Olga", "Pia"):
+        client.portal.call(lambda o=operator: appoint(store, o, operator=True))
+    acts = [("Olga", "Ben"), ("Pia", "Boris"), ("Olga", "Boris"), ("Pia", "Ben"), ("Olga", "Ben")]
+    for operator, silenced in acts:
+        as_account(client, operator)
+        answer = client.post("/api/operator/silence", json={"name": silenced, "hours": 1})
+        assert answer.status_code == 200, answer.text
+
+    def pages(**params: str) -> list[tuple[str, str]]:
+        """Every entry asked for, a page at a time: (operator, name), the latest first."""
+        seen: list[tuple[str, str]] = []
+        while True:
+            answer = client.get("/api/operator/log", params=params)
+            assert answer.status_code == 200, answer.text
+            page = answer.json()
+            assert len(page["log"]) <= 2
+            seen += [(e["operator"], e["name"]) for e in page["log"]]
+            if not page["more"]:
+                return seen
+            params = params | {"before": str(page["log"][-1]["id"])}
+
+    assert pages() == acts[::-1]
+    assert pages(name="BORIS") == [("Olga", "Boris"), ("Pia", "Boris")]  # an account, any case
+    assert pages(name="pia") == [("Pia", "Ben"), ("Pia", "Boris")]  # by the operator too
+    assert pages(name="Nobody") == []
+    for params in ({"before": "0"}, {"before": "x"}, {"name": ""}, {"name": "x" * 65}):
+        refused = client.get("/api/operator/log", params=params)
+        assert refused.status_code == 422, params

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Sequence
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 import orjson
 import sqlalchemy as sa
@@ -109,9 +109,6 @@ def next_link(name: str, limit: int, last: tuple[str, float]) -> str:
 
 
 def attachment(name: str) -> str:
-    """The ``Content-Disposition`` of the player's records: named after the player, in
-    UTF-8 for browsers (RFC 6266; a header's plain text is Latin-1), ASCII for the rest."""
-    return (
-        'attachment; filename="doublesix-games.jsonl"; '
-        f"filename*=UTF-8''{quote(f'doublesix-{name}.jsonl')}"
-    )
+    """The ``Content-Disposition`` of the player's records (an account's name is made of
+    letters, digits, ``_`` and ``-``: ``account_names``)."""
+    return f'attachment; filename="doublesix-{name}.jsonl"'

@@ -3,7 +3,8 @@
 A site with several operators needs to know who silenced an account, who closed a report
 with which note, whose chat message was removed and what it said, and which of it was done
 from the command line. Every such act, on the web (``routes/operator.py``) or with
-``doublesix account``, adds one entry; the operators' page shows the latest. An entry is
+``doublesix account``, adds one entry; the operators' page shows the latest, a page at a
+time, and those by or about one name (``latest``). An entry is
 written after its act, in a transaction of its own: an act whose entry could not be written
 stands (it is logged as an error), never the other way round.
 """
@@ -18,13 +19,14 @@ from typing import Any
 import sqlalchemy as sa
 
 from doublesix.server import schema
+from doublesix.server.account_names import name_key
 from doublesix.server.store import SqlStore
 from doublesix.table.model import JSON
 
 log = logging.getLogger(__name__)
 
 SHOWN = 100
-"""Entries the operators' page shows, the latest first."""
+"""Entries the operators' page shows at a time, the latest first."""
 
 
 class Act(StrEnum):
@@ -75,13 +77,26 @@ async def write(
         log.exception("the operators' log could not keep %s by %s", act.value, operator)
 
 
-async def latest(store: SqlStore, limit: int = SHOWN) -> list[Logged]:
-    """The latest ``limit`` entries, the latest first."""
+async def latest(
+    store: SqlStore, limit: int, *, before: int | None = None, name: str | None = None
+) -> tuple[list[Logged], bool]:
+    """The latest ``limit`` entries, the latest first, and whether there are older ones: those
+    before the entry ``before`` if given, and only those by or about ``name`` if given (an
+    account's name in any case, as it finds the account; another name, a guest's, exactly)."""
     m = schema.moderation_log
-    query = sa.select(m).order_by(m.c.id.desc()).limit(limit)
+    query = sa.select(m).order_by(m.c.id.desc()).limit(limit + 1)
+    if before is not None:
+        query = query.where(m.c.id < before)
     async with store.engine.connect() as conn:
+        if name is not None:
+            names = {name}
+            a = schema.accounts
+            spelled = await conn.execute(sa.select(a.c.name).where(a.c.name_key == name_key(name)))
+            names.update(spelled.scalars())
+            query = query.where(sa.or_(m.c.name.in_(names), m.c.operator.in_(names)))
         rows = (await conn.execute(query)).all()
-    return [
+    entries = [
         Logged(row.id, row.at, row.operator, Act(row.action), row.name, dict(row.detail))
-        for row in rows
+        for row in rows[:limit]
     ]
+    return entries, len(rows) > limit

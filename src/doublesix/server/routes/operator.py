@@ -8,9 +8,9 @@ not a click.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
 from doublesix.server import moderation, moderation_log, reports
@@ -104,10 +104,18 @@ async def unsilence(body: NameIn, srv: ServerDep, who: OperatorDep) -> dict[str,
 
 
 @router.get("/log")
-async def logged(srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
-    """``{"log": [Logged]}``: what the site's operators did, the latest first
-    (``moderation_log.SHOWN`` at most)."""
-    return {"log": [e.to_json() for e in await moderation_log.latest(sql_store(srv))]}
+async def logged(
+    srv: ServerDep,
+    who: OperatorDep,
+    name: Annotated[str | None, Query(min_length=1, max_length=64)] = None,
+    before: Annotated[int | None, Query(ge=1)] = None,
+) -> dict[str, Any]:
+    """``{"log": [Logged], "more"}``: what the site's operators did, the latest first
+    (``moderation_log.SHOWN`` at most): before the entry ``before``, by or about ``name``,
+    if given; ``more``: whether there are older ones."""
+    shown = moderation_log.SHOWN
+    found, more = await moderation_log.latest(sql_store(srv), shown, before=before, name=name)
+    return {"log": [e.to_json() for e in found], "more": more}
 
 
 def _no_account(e: AccountError) -> CommandError:

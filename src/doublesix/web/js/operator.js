@@ -10,7 +10,7 @@ import { playerLink } from './ratings.js';
 
 const SILENCES = [[1, 'operator.for_hour'], [24, 'operator.for_day'], [168, 'operator.for_week'], [null, 'operator.until_lifted']];
 const NOTE_LIMIT = 500;
-const state = { closed: false, reports: null, silenced: [], log: [], refused: false };
+const state = { closed: false, reports: null, silenced: [], log: [], logMore: false, logName: '', refused: false };
 
 function when(seconds) {
   return new Date(seconds * 1000).toLocaleString(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
@@ -25,11 +25,12 @@ async function load() {
     const [reports, silenced, log] = await Promise.all([
       get(`/api/operator/reports${state.closed ? '?closed=true' : ''}`),
       get('/api/operator/silenced'),
-      get('/api/operator/log'),
+      get(logPath(null)),
     ]);
     state.reports = reports.reports;
     state.silenced = silenced.silenced;
     state.log = log.log;
+    state.logMore = log.more;
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) state.refused = true;
     else failed(e);
@@ -153,7 +154,8 @@ function listCard(id, className, title, none, [tag, listClass], items, line) {
   card.id = id;
   card.appendChild(el('h2', title));
   if (!items.length) {
-    card.appendChild(el('p', none, {}, 'muted'));
+    const [key, params] = Array.isArray(none) ? none : [none, {}];
+    card.appendChild(el('p', key, params, 'muted'));
     return card;
   }
   const list = document.createElement(tag);
@@ -197,10 +199,79 @@ function logDetail(entry) {
   return parts;
 }
 
+/** The log's entries after the entry `before` (null: the latest), by or about the name
+ * looked for, if one is. */
+function logPath(before) {
+  const query = new URLSearchParams();
+  if (state.logName) query.set('name', state.logName);
+  if (before !== null) query.set('before', String(before));
+  return `/api/operator/log?${query}`;
+}
+
+/** Read the log again, by or about `name` ('': everything). */
+async function findInLog(button, name) {
+  button.disabled = true;
+  try {
+    const found = await get(`/api/operator/log?${new URLSearchParams(name ? { name } : {})}`);
+    Object.assign(state, { logName: name, log: found.log, logMore: found.more });
+    render();
+  } catch (e) {
+    failed(e);
+    button.disabled = false;
+  }
+}
+
+/** Look for a name in the log, or see all of it again. */
+function logSearch() {
+  const form = document.createElement('form');
+  form.className = 'log-search';
+  const input = document.createElement('input');
+  input.id = 'log-name';
+  input.maxLength = 64;
+  input.value = state.logName;
+  tattr(input, 'aria-label', 'operator.log_find_label');
+  tattr(input, 'placeholder', 'operator.log_find_label');
+  const find = el('button', 'operator.log_find', {}, 'small');
+  find.type = 'submit';
+  form.append(input, find);
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    findInLog(find, input.value.trim());
+  });
+  if (state.logName) {
+    const all = el('button', 'operator.log_all', {}, 'small');
+    all.type = 'button';
+    all.id = 'log-all';
+    all.addEventListener('click', () => findInLog(all, ''));
+    form.append(' ', all);
+  }
+  return form;
+}
+
+/** "Older entries": the next page of the log, after the last entry shown. */
+function olderButton() {
+  const older = el('button', 'operator.log_older', {}, 'small');
+  older.type = 'button';
+  older.id = 'log-older';
+  older.addEventListener('click', async () => {
+    older.disabled = true;
+    try {
+      const next = await get(logPath(state.log[state.log.length - 1].id));
+      Object.assign(state, { log: [...state.log, ...next.log], logMore: next.more });
+      render();
+    } catch (e) {
+      failed(e);
+      older.disabled = false;
+    }
+  });
+  return older;
+}
+
 /** What the site's operators did, the latest first: who (or the command line), what, to
- * whom, when. */
+ * whom, when; those by or about one name, if looked for. */
 function logCard() {
-  return listCard('operator-log', 'log-card', 'operator.log_title', 'operator.log_none', ['ol', 'log-list'], state.log, (entry) => {
+  const none = state.logName ? ['operator.log_none_by', { name: state.logName }] : 'operator.log_none';
+  const card = listCard('operator-log', 'log-card', 'operator.log_title', none, ['ol', 'log-list'], state.log, (entry) => {
     const li = document.createElement('li');
     li.className = 'log-entry';
     li.dataset.act = entry.act;
@@ -213,6 +284,9 @@ function logCard() {
     }
     return li;
   });
+  card.insertBefore(logSearch(), card.children[1]);
+  if (state.logMore) card.appendChild(olderButton());
+  return card;
 }
 
 function render() {
