@@ -11,8 +11,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from doublesix.server.deps import COOKIE
+from doublesix.server.lobby import rematch_of
 from doublesix.server.remote import decode, encode
 from doublesix.table import commands
+from doublesix.table.model import Seat, SeatKind, Table, TableStatus
 
 from .server_helpers import Socket, guest, play_out
 
@@ -85,6 +87,25 @@ def test_play_again_with_the_same_seats_and_options(client: TestClient) -> None:
             assert Socket(client, stack, new_id, token).seat == seat
     guest(client, "Carla")  # anyone else watches: every seat is taken
     assert client.post(f"/api/tables/{new_id}/join", json={}).status_code == 409
+
+
+def test_a_rematch_seats_the_players_again_with_new_tokens_and_no_invitations() -> None:
+    seats = [
+        Seat(0, SeatKind.HUMAN, None, "a", "Anna", "tok-a"),
+        Seat(1, SeatKind.HUMAN, None, "b", "Ben", "tok-b", invite="code", account=True),
+        Seat(2, SeatKind.BOT, "greedy", None, "Bot 2"),
+    ]
+    table = Table("t", "block", {"preset": "block"}, 1, None, False, False, "a", seats, 1.0)
+    table.status, table.version, table.scores = TableStatus.FINISHED, 40, [61, 12]
+    again = rematch_of(table, 9.0, 2)
+    assert (again.status, again.version, again.scores) == (TableStatus.OPEN, 0, [0, 0])
+    assert (again.seed, again.created_at) == (2, 9.0)
+    assert [(s.player, s.name, s.account) for s in again.seats] == [
+        (s.player, s.name, s.account) for s in seats
+    ]
+    assert [s.invite for s in again.seats] == [None, None, None]  # Ben's code is spent
+    assert {s.token for s in again.seats[:2]}.isdisjoint({"tok-a", "tok-b"})
+    assert again.seats[2] == seats[2]
 
 
 def test_a_spectator_has_no_rematch_and_none_before_the_end(client: TestClient) -> None:

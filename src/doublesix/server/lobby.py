@@ -173,9 +173,10 @@ def seated_table(
 
 
 def rematch_of(table: Table, now: float, seed: int) -> Table:
-    """A new table with ``table``'s options and seats, every player seated again."""
+    """A new table with ``table``'s options and seats, every player seated again (with a new
+    token; an invitation a player took a seat with is spent)."""
     seats = [
-        replace(s, token=new_token()) if s.kind == SeatKind.HUMAN else replace(s)
+        replace(s, token=new_token(), invite=None) if s.kind == SeatKind.HUMAN else replace(s)
         for s in table.seats
     ]
     return replace(
