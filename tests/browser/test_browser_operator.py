@@ -117,7 +117,7 @@ def test_an_operator_reads_silences_and_closes_a_report(
     olga.locator("#operator-log p", has_text=f"Nothing was done by or about {a_name}.").wait_for()
     olga.fill("#log-name", b_name.upper())  # an account's name, in any case
     olga.click("#operator-log .log-search button[type=submit]")
-    olga.locator("#log-all").wait_for()
+    olga.wait_for_function("() => document.querySelectorAll('#operator-log .log-entry').length")
     assert entries.locator(".log-what").all_inner_texts() == [
         f"{o_name} closed a report about {b_name}",
         f"{o_name} lifted {b_name}'s silence",

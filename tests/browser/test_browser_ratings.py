@@ -277,11 +277,13 @@ def test_the_pages_fit_a_phone(browser: Any, rated_site: str) -> None:
     phone = browser.new_context(
         base_url=rated_site, viewport={"width": 390, "height": 844}, locale="fr-FR", bypass_csp=True
     )
+    phone.add_cookies([{"name": "ds_guest", "value": COOKIES["Chloe"], "url": rated_site}])
     try:
         page = phone.new_page()
         for path, ready in [
             ("/leaderboard/draw", "#standings tbody tr"),
             ("/player/Anna", "svg.rating-chart"),
+            ("/player/Dan", "#together p.against"),  # seen by Chloe: their games, the filter
         ]:
             page.goto(path)
             page.wait_for_selector(ready)

@@ -90,8 +90,9 @@ def test_silence_and_unsilence(make_app: AppFactory, account: Command) -> None:
 
         # The operators' log has the command line's acts (no operator's name), not its refusals.
         assert client.portal is not None
-        logged = client.portal.call(latest, store_of(client))
+        logged, more = client.portal.call(latest, store_of(client))
         log = [(e.operator, e.act, e.name, e.detail) for e in logged]
+        assert not more
         assert log[:2] == [
             (None, Act.SILENCE, "Anna", {"until": None, "reason": None}),
             (None, Act.UNSILENCE, "Anna", {}),

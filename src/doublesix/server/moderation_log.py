@@ -78,12 +78,18 @@ async def write(
 
 
 async def latest(
-    store: SqlStore, limit: int, *, before: int | None = None, name: str | None = None
+    store: SqlStore,
+    limit: int | None = None,
+    *,
+    before: int | None = None,
+    name: str | None = None,
 ) -> tuple[list[Logged], bool]:
-    """The latest ``limit`` entries, the latest first, and whether there are older ones: those
-    before the entry ``before`` if given, and only those by or about ``name`` if given (an
-    account's name in any case, as it finds the account; another name, a guest's, exactly)."""
+    """The latest ``limit`` entries (``SHOWN`` unless given), the latest first, and whether
+    there are older ones: those before the entry ``before`` if given, and only those by or
+    about ``name`` if given (an account's name in any case, as it finds the account; another
+    name, a guest's, exactly)."""
     m = schema.moderation_log
+    limit = SHOWN if limit is None else limit
     query = sa.select(m).order_by(m.c.id.desc()).limit(limit + 1)
     if before is not None:
         query = query.where(m.c.id < before)

@@ -113,8 +113,7 @@ async def logged(
     """``{"log": [Logged], "more"}``: what the site's operators did, the latest first
     (``moderation_log.SHOWN`` at most): before the entry ``before``, by or about ``name``,
     if given; ``more``: whether there are older ones."""
-    shown = moderation_log.SHOWN
-    found, more = await moderation_log.latest(sql_store(srv), shown, before=before, name=name)
+    found, more = await moderation_log.latest(sql_store(srv), before=before, name=name)
     return {"log": [e.to_json() for e in found], "more": more}
 
 
