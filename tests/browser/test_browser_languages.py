@@ -1,4 +1,4 @@
-"""Issue 4: German, French and English — the browser's language first, switchable, remembered.
+"""German, French, English and Russian — the browser's language first, switchable, remembered.
 
 On every page, every visible text must come from the catalogs (web/i18n/),
 the rules texts (web/rules/) or be a literal (a name, a number, a tile);
@@ -17,13 +17,14 @@ from typing import Any
 from .browser_helpers import shown_as
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "doublesix" / "web"
+LANGUAGES = ("de", "fr", "en", "ru")
 CATALOGS = {
     lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-    for lang in ("de", "fr", "en")
+    for lang in LANGUAGES
 }
 RULES = {
     lang: json.loads((WEB / "rules" / f"{lang}.json").read_text(encoding="utf-8"))
-    for lang in ("de", "fr", "en")
+    for lang in LANGUAGES
 }
 
 TEXTS_JS = """
@@ -66,8 +67,18 @@ TEXTS_JS = """
 
 
 def plural(lang: str, n: float) -> str:
+    """The plural form of ``n`` in ``lang``, as ``Intl.PluralRules`` chooses it (CLDR)."""
     if lang == "fr":
         return "one" if 0 <= n < 2 else "other"
+    if lang == "ru":
+        if n != int(n):
+            return "other"
+        last, last_two = int(abs(n)) % 10, int(abs(n)) % 100
+        if last == 1 and last_two != 11:
+            return "one"
+        if 2 <= last <= 4 and not 12 <= last_two <= 14:
+            return "few"
+        return "many"
     return "one" if n == 1 else "other"
 
 
@@ -75,7 +86,12 @@ def number(lang: str, value: float) -> str:
     """``value`` as ``Intl.NumberFormat(lang)`` writes it (up to 3 decimals, grouped)."""
     whole, _, fraction = f"{abs(value):.3f}".partition(".")
     fraction = fraction.rstrip("0")
-    group, point = {"en": (",", "."), "de": (".", ","), "fr": ("\u202f", ",")}[lang]
+    group, point = {
+        "en": (",", "."),
+        "de": (".", ","),
+        "fr": ("\u202f", ","),
+        "ru": ("\u00a0", ","),
+    }[lang]
     digits = f"{int(whole):,}".replace(",", group)
     return ("-" if value < 0 else "") + digits + (point + fraction if fraction else "")
 
@@ -205,3 +221,53 @@ def test_language_follows_the_browser_switches_and_is_remembered(
     assert "Du bist am Zug" in table_de
     switch(page, "fr")
     assert "À vous de jouer" in check_page(page, "fr")
+
+
+def test_a_russian_browser_reads_russian_everywhere(
+    new_context: Any, finished_game: str, screenshots: Path
+) -> None:
+    """Kozel's own players' language: the lobby, the rules, a finished game with its review,
+    a table in play and the leaderboard, all from the Russian texts."""
+    page = new_context(locale="ru-RU").new_page()
+    page.goto("/")
+    page.wait_for_selector("#create-form")
+    russian = check_page(page, "ru")
+    assert CATALOGS["ru"]["lobby.welcome"] in russian
+    assert set(russian) & set(check_page_after(page, "en")) <= same_words("ru", "en")
+    switch(page, "ru")
+    page.fill("#guest-name", "Вася")
+    page.click("#guest-form button[type=submit]")
+    shown_as(page, "Вася")
+    check_page(page, "ru")
+
+    page.click("header.top a[href^='/rules/']")  # the bar's link, in the page's language
+    page.wait_for_url("**/rules/ru/**")
+    page.goto("/rules")  # typed by hand: the browser's language, from its Accept-Language
+    page.wait_for_url("**/rules/ru/kozel")
+    page.wait_for_selector("#kozel_eggs")
+    check_page(page, "ru")
+
+    page.goto(f"/game/{finished_game}")
+    page.wait_for_selector(".move-list .move-round")
+    check_page(page, "ru")
+    page.click("#review-start")
+    page.wait_for_selector(".review-table tbody tr", timeout=60000)
+    check_page(page, "ru")
+
+    page.goto("/leaderboard/kozel")
+    page.wait_for_selector("#find-name")
+    check_page(page, "ru")
+
+    page.goto("/")
+    page.click("#quick-kozel")
+    page.wait_for_url("**/table/**")
+    page.wait_for_selector("#hand .hand-tile")
+    page.wait_for_selector("#status.mine", timeout=20000)
+    assert CATALOGS["ru"]["status.your_turn"] in check_page(page, "ru")
+    page.screenshot(path=str(screenshots / "table-ru.png"))
+
+
+def check_page_after(page: Any, lang: str) -> list[str]:
+    """Switch ``page`` to ``lang``, then check it."""
+    switch(page, lang)
+    return check_page(page, lang)

@@ -31,9 +31,10 @@ def test_the_bar_s_pages_without_their_last_part_lead_to_the_bar_s_links(
     rules in the reader's language (of those they are written in), the Draw leaderboard."""
     cases = {
         ("/rules", "fr-CH, fr;q=0.9, en;q=0.8"): "/rules/fr/kozel",
-        ("/rules", "ru-RU,ru;q=0.9,de;q=0.7,en;q=0.8"): "/rules/en/kozel",
-        ("/rules", "ru, de;q=0.5"): "/rules/de/kozel",
+        ("/rules", "ru-RU,ru;q=0.9,de;q=0.7,en;q=0.8"): "/rules/ru/kozel",
+        ("/rules", "es, ru;q=0.5, de;q=0.4"): "/rules/ru/kozel",
         ("/rules", "es, *;q=0.1"): "/rules/en/kozel",
+        ("/rules/ru", "de"): "/rules/ru/kozel",
         ("/rules", "de;q=nonsense, fr;q=0.2"): "/rules/fr/kozel",
         ("/rules", ""): "/rules/en/kozel",
         ("/rules/de", "fr"): "/rules/de/kozel",

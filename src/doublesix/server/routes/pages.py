@@ -25,7 +25,7 @@ TABLE_PAGES = {"/table/{key}": "table.html", "/game/{key}": "game.html"}
 """The pages of one table: answered with 404 (the page says so itself) for a table that
 is nobody's, like ``/player/{name}`` for a name that is nobody's."""
 
-RULES_LANGUAGES = ("de", "fr", "en")
+RULES_LANGUAGES = ("de", "fr", "en", "ru")
 """The languages the rules are written in (``web/rules/{lang}.json``); a reader who reads none
 of them gets English."""
 

@@ -1,4 +1,4 @@
-// Languages: every visible text comes from web/i18n/{de,fr,en}.json.
+// Languages: every visible text comes from web/i18n/{de,fr,en,ru}.json.
 //
 // An element filled by `tx` keeps its key (data-i18n) and parameters
 // (data-i18n-args), so switching the language re-fills it in place. A
@@ -6,8 +6,8 @@
 // stay as they are. Texts that are not words (names, numbers, tiles) sit
 // in elements marked data-literal.
 
-export const LANGUAGES = ['de', 'fr', 'en'];
-export const LANGUAGE_NAMES = { de: 'Deutsch', fr: 'Français', en: 'English' };
+export const LANGUAGES = ['de', 'fr', 'en', 'ru'];
+export const LANGUAGE_NAMES = { de: 'Deutsch', fr: 'Français', en: 'English', ru: 'Русский' };
 const STORE = 'ds_lang';
 
 let lang = 'en';
@@ -38,12 +38,6 @@ export function preferredLanguage() {
     if (LANGUAGES.includes(code)) return code;
   }
   return 'en';
-}
-
-/** The first of the browser's languages, even one without a full catalog (Russian). */
-export function browserLanguage() {
-  const l = (navigator.languages && navigator.languages[0]) || navigator.language || 'en';
-  return String(l).toLowerCase().slice(0, 2);
 }
 
 export function currentLanguage() {
@@ -164,7 +158,7 @@ export function applyI18n(root = document) {
   }
 }
 
-/** The language switch: three buttons, the chosen one pressed. */
+/** The language switch: a button a language, the chosen one pressed. */
 export function languageSwitch(container) {
   container.textContent = '';
   container.classList.add('lang-switch');
