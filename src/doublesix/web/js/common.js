@@ -91,6 +91,24 @@ export function toast(key, params, kind = 'info') {
   return m;
 }
 
+/** A button that reads the next page of a list: `load()` reads and draws it; while it reads
+ * the button is disabled, and after a failure (told by `failed(e)`) it may be pressed again. */
+export function moreButton(key, id, load, failed) {
+  const button = el('button', key, {}, 'small');
+  button.type = 'button';
+  button.id = id;
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      await load();
+    } catch (e) {
+      button.disabled = false;
+      failed(e);
+    }
+  });
+  return button;
+}
+
 export function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
   return node;

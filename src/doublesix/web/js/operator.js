@@ -4,7 +4,7 @@
 // until lifted. A ban stays a command's (`doublesix account close`). Anyone else is told
 // that the page is not theirs. Below the reports, what the operators did, the latest first.
 import { ApiError, get, post } from './api.js';
-import { clear, startPage, toast } from './common.js';
+import { clear, moreButton, startPage, toast } from './common.js';
 import { currentLanguage, el, lit, onLanguage, tattr } from './i18n.js';
 import { playerLink } from './ratings.js';
 
@@ -250,21 +250,11 @@ function logSearch() {
 
 /** "Older entries": the next page of the log, after the last entry shown. */
 function olderButton() {
-  const older = el('button', 'operator.log_older', {}, 'small');
-  older.type = 'button';
-  older.id = 'log-older';
-  older.addEventListener('click', async () => {
-    older.disabled = true;
-    try {
-      const next = await get(logPath(state.log[state.log.length - 1].id));
-      Object.assign(state, { log: [...state.log, ...next.log], logMore: next.more });
-      render();
-    } catch (e) {
-      failed(e);
-      older.disabled = false;
-    }
-  });
-  return older;
+  return moreButton('operator.log_older', 'log-older', async () => {
+    const next = await get(logPath(state.log[state.log.length - 1].id));
+    Object.assign(state, { log: [...state.log, ...next.log], logMore: next.more });
+    render();
+  }, failed);
 }
 
 /** What the site's operators did, the latest first: who (or the command line), what, to

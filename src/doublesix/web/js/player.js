@@ -1,7 +1,7 @@
 // A player's page: the rating in each variant, its history drawn as SVG, the recent games.
 import { ApiError, get, me } from './api.js';
 import { blockButton, blockedCard, isBlocked, loadBlocked, onBlockedChange } from './block.js';
-import { clear, startPage, toast } from './common.js';
+import { clear, moreButton, startPage, toast } from './common.js';
 import { botName } from './describe.js';
 import { findPlayerCard } from './find_player.js';
 import { followButton, followingCard, loadFollowing } from './follow.js';
@@ -232,19 +232,11 @@ function drawGames(box, player, games, more, filter) {
   }
   if (games.length) box.appendChild(downloadLink(player));
   if (!more) return;
-  const older = el('button', 'rating.older_games', {}, 'small older-games');
-  older.type = 'button';
-  older.id = 'older-games';
-  older.addEventListener('click', async () => {
-    older.disabled = true;
-    try {
-      const next = await gamesPage(player, games[games.length - 1], filter);
-      drawGames(box, player, [...games, ...next.games], next.more, filter);
-    } catch (e) {
-      older.disabled = false;
-      toast('err.server', { message: String(e.message || e) }, 'error');
-    }
-  });
+  const older = moreButton('rating.older_games', 'older-games', async () => {
+    const next = await gamesPage(player, games[games.length - 1], filter);
+    drawGames(box, player, [...games, ...next.games], next.more, filter);
+  }, (e) => toast('err.server', { message: String(e.message || e) }, 'error'));
+  older.classList.add('older-games');
   box.appendChild(older);
 }
 
