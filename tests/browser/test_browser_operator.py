@@ -186,7 +186,7 @@ def test_an_operator_removes_a_table_chat_message(new_context: Any, site: tuple[
     anna = new_context().new_page()
     as_guest(anna, a_name)
     table = create_table(anna, "draw", 2)
-    anna.wait_for_selector("#chat-form:not(.hidden)")
+    anna.wait_for_selector("#hand .hand-tile")  # the socket is open: a line said now is sent
     for text in ("something vile", "anyone for a game?"):
         anna.fill("#chat-input", text)
         anna.press("#chat-input", "Enter")
