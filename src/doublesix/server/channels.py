@@ -6,6 +6,12 @@ trip, in the order it was queued, on one connection (a burst that took a pooled 
 a message ran out of the pool). Redis may lose a message (a restart, a full buffer): a
 failed read is retried, a failed send is logged, and those who use this keep their truth
 elsewhere (the database) or renew it anyway.
+
+A site is a Redis database: its processes share the number in ``--redis``'s URL, and
+its keys live in that database alone. Redis's channels belong to no database, so each
+channel here is named in the database's own space (``db3:ds:lobby`` for ``ds:lobby`` on
+database 3): two sites on one Redis, each on its own database number, hear only their
+own messages. Callers name channels without it.
 """
 
 from __future__ import annotations
@@ -26,6 +32,11 @@ Receiver = Callable[[str, bytes], None]
 """Takes a message: its channel and its data as sent."""
 
 
+def space(redis: Redis) -> str:
+    """How the channels of ``redis``'s database begin."""
+    return f"db{redis.connection_pool.connection_kwargs.get('db', 0)}:"
+
+
 class Channels:
     def __init__(self, redis: Redis, name: str, receive: Receiver) -> None:
         """``name`` names the tasks and the log's lines; ``receive`` takes every message
@@ -33,19 +44,20 @@ class Channels:
         self.redis = redis
         self.name = name
         self._receive = receive
+        self._space = space(redis)
         self._pubsub = redis.pubsub()
         self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
 
     async def subscribe(self, *channels: str) -> None:
-        await self._pubsub.subscribe(*channels)
+        await self._pubsub.subscribe(*[self._space + c for c in channels])
 
     async def unsubscribe(self, *channels: str) -> None:
-        await self._pubsub.unsubscribe(*channels)
+        await self._pubsub.unsubscribe(*[self._space + c for c in channels])
 
     def publish(self, channel: str, data: bytes) -> None:
         """Send ``data`` on ``channel`` soon, after what was published before."""
-        self._outbox.put_nowait((channel, data))
+        self._outbox.put_nowait((self._space + channel, data))
 
     def start(self) -> None:
         """Read and send (once subscribed to a channel: redis-py reads nothing before)."""
@@ -77,6 +89,7 @@ class Channels:
                 continue
             channel = message["channel"]
             channel = channel.decode() if isinstance(channel, bytes) else channel
+            channel = channel.removeprefix(self._space)
             try:
                 self._receive(channel, message["data"])
             except Exception:

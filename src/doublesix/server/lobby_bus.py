@@ -2,10 +2,10 @@
 
 ``publish`` hands a message to every process, this one included, and each
 delivers it to its own lobby sockets (``on_message``). Alone, a process
-delivers at once (``LocalBus``); with Redis, every process listens on one
-channel, ``ds:lobby`` (``RedisBus``). Like the tables' relay, Redis may lose
-a message: the database holds the challenges, and the online list is
-renewed every few seconds anyway.
+delivers at once (``LocalBus``); with Redis, every process of the site listens
+on one channel, ``ds:lobby`` in its database's space (``RedisBus``, ``channels``).
+Like the tables' relay, Redis may lose a message: the database holds the
+challenges, and the online list is renewed every few seconds anyway.
 """
 
 from __future__ import annotations

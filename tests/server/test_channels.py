@@ -1,0 +1,64 @@
+"""Redis's channels belong to no database: each site's are named in its own database's space
+(``channels.space``), so two sites on one Redis, on two database numbers, hear only their
+own lobby and tables."""
+
+from __future__ import annotations
+
+import asyncio
+
+from redis.asyncio import Redis
+
+from doublesix.server.channels import space
+from doublesix.server.lobby_bus import RedisBus
+from doublesix.table.model import JSON
+
+from .server_helpers import run_async
+from .site_helpers import REDIS, require_services
+
+BASE = REDIS.rsplit("/", 1)[0]
+
+
+def test_a_channel_is_named_in_its_database_space() -> None:
+    assert space(Redis.from_url(f"{BASE}/3")) == "db3:"
+    assert space(Redis.from_url(BASE)) == "db0:"
+
+
+def test_two_sites_on_one_redis_hear_only_their_own_messages() -> None:
+    """Two processes of a site on database 1 and one of another site on database 2.
+
+    Redis hands a message to every subscriber while it publishes it, in the order of the
+    publishing: once the first site has heard its first message, the second site would
+    have had it before its own, and the first site would have the second site's before its
+    own second one."""
+    require_services()
+    heard: dict[str, list[JSON]] = {"one": [], "one-too": [], "two": []}
+
+    async def until(name: str, count: int) -> None:
+        async with asyncio.timeout(10):
+            while len(heard[name]) < count:
+                await asyncio.sleep(0.01)
+
+    async def main() -> None:
+        clients = [Redis.from_url(f"{BASE}/{db}") for db in (1, 1, 2)]
+        buses = [RedisBus(client) for client in clients]
+        for name, bus in zip(heard, buses, strict=True):
+            bus.on_message = heard[name].append
+            await bus.start()
+        try:
+            buses[0].publish({"site": 1, "n": 1})
+            await until("one", 1)
+            await until("one-too", 1)
+            buses[2].publish({"site": 2, "n": 1})
+            await until("two", 1)
+            buses[1].publish({"site": 1, "n": 2})
+            await until("one", 2)
+            await until("one-too", 2)
+        finally:
+            for bus in buses:
+                await bus.close()
+            for client in clients:
+                await client.aclose()
+
+    run_async(main())
+    assert heard["one"] == heard["one-too"] == [{"site": 1, "n": 1}, {"site": 1, "n": 2}]
+    assert heard["two"] == [{"site": 2, "n": 1}]
