@@ -212,8 +212,11 @@ def test_you_and_another_player(context: Any, rated_site: str, screenshots: Path
         f"Against each other: {DUELS} games. You won {won}, lost {lost}, drew {drew}."
     )
     assert page.locator("#together p.partners").count() == 0  # never a pair
+    assert page.locator("#ratings p.muted").inner_text() == "No rated games yet."
+    assert page.locator("#history").count() == 0  # said once, not under each heading
     rows = page.locator("#games tbody tr")
     assert rows.count() == DUELS + 1
+    assert page.locator("#games th").nth(3).inner_text() == "Result for Dan"  # Dan's, not hers
     download = page.locator("#download-games")
     assert download.inner_text() == "Download the latest 100 as doublesix/1 records (JSON lines)"
     records = page.request.get(download.get_attribute("href")).text().splitlines()

@@ -143,20 +143,21 @@ function render(root, page, you, online, together) {
   }
   root.appendChild(ratings);
 
-  const history = document.createElement('section');
-  history.className = 'card';
-  history.id = 'history';
-  history.appendChild(el('h2', 'rating.history'));
   const drawn = VARIANTS.filter((v) => (page.history[v] || []).length);
-  if (!drawn.length) history.appendChild(el('p', 'rating.no_ratings', {}, 'muted'));
-  for (const v of drawn) {
-    const figure = document.createElement('figure');
-    figure.className = 'rating-figure';
-    figure.appendChild(el('figcaption', `rating.variant.${v}`));
-    figure.appendChild(chart(v, page.history[v]));
-    history.appendChild(figure);
+  if (drawn.length) { // without a rated game, the ratings' card has said so once
+    const history = document.createElement('section');
+    history.className = 'card';
+    history.id = 'history';
+    history.appendChild(el('h2', 'rating.history'));
+    for (const v of drawn) {
+      const figure = document.createElement('figure');
+      figure.className = 'rating-figure';
+      figure.appendChild(el('figcaption', `rating.variant.${v}`));
+      figure.appendChild(chart(v, page.history[v]));
+      history.appendChild(figure);
+    }
+    root.appendChild(history);
   }
-  root.appendChild(history);
 
   const games = document.createElement('section');
   games.className = 'card';
@@ -222,7 +223,11 @@ function drawGames(box, player, games, more, filter) {
   if (!games.length) box.appendChild(el('p', 'rating.no_games', {}, 'muted'));
   else {
     box.appendChild(dataTable(
-      [['rating.when'], ['rating.game'], ['rating.players'], ['rating.result'], ['rating.change', true]],
+      [
+        ['rating.when'], ['rating.game'], ['rating.players'],
+        ['rating.result', false, { name: player }], // whose: a visitor reads another's page
+        ['rating.change', true],
+      ],
       games.map((g) => {
         const open = el('a', `preset.${g.preset}`);
         open.href = `/game/${encodeURIComponent(g.table)}`;

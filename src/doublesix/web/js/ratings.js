@@ -8,13 +8,14 @@ export function ratingText(r) {
   return r.provisional ? `${r.rating}?` : String(r.rating);
 }
 
-/** A table of `rows` under the catalog keys `heads`; each row is a list of cells (nodes). */
+/** A table of `rows` under `heads`, each a catalog key, whether its column holds numbers, and
+ * the key's parameters if any; each row is a list of cells (nodes). */
 export function dataTable(heads, rows, cls) {
   const table = document.createElement('table');
   table.className = `rating-table ${cls || ''}`;
   const head = table.createTHead().insertRow();
-  for (const [key, num] of heads) {
-    const th = el('th', key);
+  for (const [key, num, params] of heads) {
+    const th = el('th', key, params);
     if (num) th.className = 'num';
     head.appendChild(th);
   }
