@@ -27,6 +27,7 @@ if os.environ.get("CI") or os.environ.get("HYPOTHESIS_PROFILE") == "ci":
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: unknown without it (-p no:xdist)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """Under ``-n`` (pyproject's ``addopts``), each test file runs whole on one worker, so
     that its module- and package-wide fixtures (the browser tests' server and Chromium) are
