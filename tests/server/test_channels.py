@@ -5,6 +5,7 @@ own lobby and tables."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from redis.asyncio import Redis
 
@@ -26,17 +27,19 @@ def test_a_channel_is_named_in_its_database_space() -> None:
 def test_two_sites_on_one_redis_hear_only_their_own_messages() -> None:
     """Two processes of a site on database 1 and one of another site on database 2.
 
-    Redis hands a message to every subscriber while it publishes it, in the order of the
-    publishing: once the first site has heard its first message, the second site would
-    have had it before its own, and the first site would have the second site's before its
-    own second one."""
+    Each first says "ready" on its site until every process there has heard it (Redis
+    confirms a subscription on its own time). Then Redis hands each message to every
+    subscriber while it publishes it, in the order of publishing: once the first site has
+    heard its first numbered message, the second site would have had it before its own, and
+    the first site the second's before its own second one."""
     require_services()
     heard: dict[str, list[JSON]] = {"one": [], "one-too": [], "two": []}
 
-    async def until(name: str, count: int) -> None:
+    async def until(names: tuple[str, ...], count: int, again: Callable[[], None]) -> None:
         async with asyncio.timeout(10):
-            while len(heard[name]) < count:
-                await asyncio.sleep(0.01)
+            while any(len(heard[n]) < count for n in names):
+                again()
+                await asyncio.sleep(0.05)
 
     async def main() -> None:
         clients = [Redis.from_url(f"{BASE}/{db}") for db in (1, 1, 2)]
@@ -44,15 +47,17 @@ def test_two_sites_on_one_redis_hear_only_their_own_messages() -> None:
         for name, bus in zip(heard, buses, strict=True):
             bus.on_message = heard[name].append
             await bus.start()
+        one, two = ("one", "one-too"), ("two",)
         try:
+            await until(one, 1, lambda: buses[0].publish({"site": 1, "ready": True}))
+            await until(two, 1, lambda: buses[2].publish({"site": 2, "ready": True}))
+            counts = {name: len(heard[name]) for name in heard}
             buses[0].publish({"site": 1, "n": 1})
-            await until("one", 1)
-            await until("one-too", 1)
+            await until(one, counts["one"] + 1, lambda: None)
             buses[2].publish({"site": 2, "n": 1})
-            await until("two", 1)
+            await until(two, counts["two"] + 1, lambda: None)
             buses[1].publish({"site": 1, "n": 2})
-            await until("one", 2)
-            await until("one-too", 2)
+            await until(one, counts["one"] + 2, lambda: None)
         finally:
             for bus in buses:
                 await bus.close()
@@ -60,5 +65,7 @@ def test_two_sites_on_one_redis_hear_only_their_own_messages() -> None:
                 await client.aclose()
 
     run_async(main())
-    assert heard["one"] == heard["one-too"] == [{"site": 1, "n": 1}, {"site": 1, "n": 2}]
-    assert heard["two"] == [{"site": 2, "n": 1}]
+    for name, site in (("one", 1), ("one-too", 1), ("two", 2)):
+        assert {m["site"] for m in heard[name]} == {site}, name
+    numbered = {name: [m["n"] for m in heard[name] if "n" in m] for name in heard}
+    assert numbered == {"one": [1, 2], "one-too": [1, 2], "two": [1]}
