@@ -1,0 +1,136 @@
+"""How near the true hands a level's deals are: the first measure of a model of the hidden hands.
+
+    python benchmarks/belief.py --preset kozel --rounds 20 --seed 1
+
+Plays single rounds with ``expert`` at 30 ms in every seat (``--play``: another
+level). At each decision with two moves or more, it draws the deals the
+searching seat would draw (``--pool`` of them, by its sampler) and weighs them
+two ways: by the sampler's own weights alone (every deal that fits what the
+seat saw, alike: ``uniform``), and by those times the opponent model of
+``--level`` (``expert``'s network and styles; ``OpponentModel.weigh``, as its
+search weighs them). A deal's score is the share of the others' tiles it puts
+in the hand that truly holds them; a model's score at a decision is the weighted
+mean of its deals' scores. Seeing every hand would score 1. A better model of the
+hands puts more weight near the truth, so its score rises above ``uniform``'s;
+``omniscient``'s margin in the arena (docs/strength.md) says what all of the way
+to 1 is worth.
+
+Scores are printed overall and by the stage of the round (the searching seat's
+own plays so far), with 95% intervals over rounds (a round's decisions are not
+independent); "less uniform" is the model's score less ``uniform``'s on the same deals,
+paired round by round. The same seed plays the same rounds and draws the same deals
+whatever ``--level`` is, so two levels' runs compare deal for deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+from collections import defaultdict
+from collections.abc import Sequence
+
+from arena_variants import register_variants
+
+from doublesix.bots import make_bot
+from doublesix.bots.inference import infer
+from doublesix.bots.ismcts import IsmctsBot
+from doublesix.bots.sampler import Sample, Sampler
+from doublesix.rules.game import Game
+from doublesix.rules.ruleset import preset
+from doublesix.rules.view import seat_view
+
+STAGES = ((0, 1, "before its 2nd play"), (2, 3, "its 3rd-4th"), (4, 28, "its 5th on"))
+"""Stages of a round by the searching seat's plays so far: (from, to, name)."""
+
+
+def placed(sample: Sample, truth: Sequence[int], me: int) -> float:
+    """The share of the others' tiles that ``sample`` puts in the hand that holds them."""
+    held = sum(h.bit_count() for s, h in enumerate(truth) if s != me)
+    if held == 0:
+        return 1.0
+    right = sum((sample.hands[s] & h).bit_count() for s, h in enumerate(truth) if s != me)
+    return right / held
+
+
+def weighted(scores: Sequence[float], logs: Sequence[float]) -> float:
+    top = max(logs)
+    weights = [math.exp(x - top) for x in logs]
+    return sum(w * x for w, x in zip(weights, scores, strict=True)) / sum(weights)
+
+
+def interval(per_round: Sequence[float]) -> str:
+    mean = statistics.fmean(per_round)
+    if len(per_round) < 2:
+        return f"{mean:.3f}"
+    half = 1.96 * statistics.stdev(per_round) / math.sqrt(len(per_round))
+    return f"{mean:.3f} ± {half:.3f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--preset", default="kozel")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pool", type=int, default=200, help="deals drawn a decision")
+    parser.add_argument("--play", default="expert:30", help="the level that plays the rounds")
+    parser.add_argument("--level", default="expert", help="the level whose model weighs deals")
+    args = parser.parse_args()
+    register_variants(["--bots", f"{args.play},{args.level}"])
+    rules = preset(args.preset, args.players, target="round")
+    # per stage, per model: each round's mean score
+    rounds: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    decisions = 0
+    for r in range(args.rounds):
+        seed = args.seed * 10_000 + r
+        game = Game(rules, seed=seed)
+        players = [make_bot(args.play, seed * 8 + s) for s in range(rules.players)]
+        judge = make_bot(args.level, seed)
+        assert isinstance(judge, IsmctsBot), f"{args.level} is no tree search"
+        rng = random.Random(seed)
+        scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+        own_plays = [0] * rules.players
+        while game.round.ending is None:
+            me = game.round.turn
+            view = seat_view(game, me)
+            if len(game.legal_moves()) > 1:
+                k = infer(view)
+                judge.prepare(view)
+                sampler = Sampler(k, rng)
+                pool = [sampler.sample() for _ in range(args.pool)]
+                truth = game.round.hands
+                right = [placed(s, truth, me) for s in pool]
+                uniform = [s.log_weight for s in pool]
+                model = [s.log_weight + judge.model.weigh(k, s)[0] for s in pool]
+                stage = next(name for lo, hi, name in STAGES if lo <= own_plays[me] <= hi)
+                for key in (stage, "all"):
+                    scores[key]["uniform"].append(weighted(right, uniform))
+                    scores[key][args.level].append(weighted(right, model))
+                decisions += 1
+            game.play(players[me].choose(view))
+            own_plays[me] += 1
+        for key, by_model in scores.items():
+            for name, values in by_model.items():
+                rounds[key][name].append(statistics.fmean(values))
+            gains = [m - u for m, u in zip(by_model[args.level], by_model["uniform"], strict=True)]
+            rounds[key]["gain"].append(statistics.fmean(gains))
+    print(
+        f"{rules.preset}, {rules.players} players: {args.rounds} rounds of {args.play}, "
+        f"{decisions} decisions, {args.pool} deals each (seed {args.seed})"
+    )
+    print(f"| stage | rounds | uniform | {args.level} | {args.level} less uniform |")
+    print("|---|---:|---|---|---|")
+    for key in ["all", *(name for _, _, name in STAGES)]:
+        if key not in rounds:
+            continue
+        by_model = rounds[key]
+        print(
+            f"| {key} | {len(by_model['uniform'])} | {interval(by_model['uniform'])} | "
+            f"{interval(by_model[args.level])} | {interval(by_model['gain'])} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
