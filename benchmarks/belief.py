@@ -15,6 +15,10 @@ hands puts more weight near the truth, so its score rises above ``uniform``'s;
 ``omniscient``'s margin in the arena (docs/strength.md) says what all of the way
 to 1 is worth.
 
+Beside it, the Brier score of the odds the weighted deals give of where each hidden
+tile is (lower is better): a proper score, which ``placed`` is not (a model surer than
+it knows could place more right on average and choose worse), less ``uniform``'s.
+
 Scores are printed overall and by the stage of the round (the searching seat's
 own plays so far), with 95% intervals over rounds (a round's decisions are not
 independent); "less uniform" is the model's score less ``uniform``'s on the same deals,
@@ -54,10 +58,41 @@ def placed(sample: Sample, truth: Sequence[int], me: int) -> float:
     return right / held
 
 
-def weighted(scores: Sequence[float], logs: Sequence[float]) -> float:
+def weights_of(logs: Sequence[float]) -> list[float]:
+    """Weights from log weights, the largest 1 (no overflow)."""
     top = max(logs)
-    weights = [math.exp(x - top) for x in logs]
+    return [math.exp(x - top) for x in logs]
+
+
+def weighted(scores: Sequence[float], logs: Sequence[float]) -> float:
+    weights = weights_of(logs)
     return sum(w * x for w, x in zip(weights, scores, strict=True)) / sum(weights)
+
+
+def brier(
+    pool: Sequence[Sample], logs: Sequence[float], truth: Sequence[int], me: int, hidden: int
+) -> float:
+    """The Brier score of the weighted deals' odds of where each ``hidden`` tile is (each
+    other hand, or neither: the boneyard, out of play), the mean over those tiles. Lower is
+    better, and unlike ``placed`` a model cannot score better by being surer than it knows."""
+    weights = weights_of(logs)
+    total = sum(weights)
+    seats = [s for s in range(len(truth)) if s != me]
+    score = 0.0
+    count = 0
+    for t in range(28):
+        bit = 1 << t
+        if not hidden & bit:
+            continue
+        odds = [
+            sum(w for w, d in zip(weights, pool, strict=True) if d.hands[s] & bit) / total
+            for s in seats
+        ]
+        where = [1.0 if truth[s] & bit else 0.0 for s in seats]
+        score += sum((p - x) ** 2 for p, x in zip(odds, where, strict=True))
+        score += (1.0 - sum(odds) - (1.0 - sum(where))) ** 2
+        count += 1
+    return score / count if count else 0.0
 
 
 def interval(per_round: Sequence[float]) -> str:
@@ -108,6 +143,10 @@ def main() -> None:
                 for key in (stage, "all"):
                     scores[key]["uniform"].append(weighted(right, uniform))
                     scores[key][args.level].append(weighted(right, model))
+                    scores[key]["brier"].append(
+                        brier(pool, model, truth, me, k.unknown)
+                        - brier(pool, uniform, truth, me, k.unknown)
+                    )
                 decisions += 1
             game.play(players[me].choose(view))
             own_plays[me] += 1
@@ -120,15 +159,19 @@ def main() -> None:
         f"{rules.preset}, {rules.players} players: {args.rounds} rounds of {args.play}, "
         f"{decisions} decisions, {args.pool} deals each (seed {args.seed})"
     )
-    print(f"| stage | rounds | uniform | {args.level} | {args.level} less uniform |")
-    print("|---|---:|---|---|---|")
+    print(
+        f"| stage | rounds | placed: uniform | {args.level} | {args.level} less uniform "
+        f"| Brier score: {args.level} less uniform |"
+    )
+    print("|---|---:|---|---|---|---|")
     for key in ["all", *(name for _, _, name in STAGES)]:
         if key not in rounds:
             continue
         by_model = rounds[key]
         print(
             f"| {key} | {len(by_model['uniform'])} | {interval(by_model['uniform'])} | "
-            f"{interval(by_model[args.level])} | {interval(by_model['gain'])} |"
+            f"{interval(by_model[args.level])} | {interval(by_model['gain'])} | "
+            f"{interval(by_model['brier'])} |"
         )
 
 

@@ -23,6 +23,18 @@ def test_a_deal_scores_the_share_of_the_others_tiles_it_puts_right() -> None:
     assert placed(_sample([0b0011, 0, 0]), [0b0011, 0, 0], 0) == 1.0  # nothing hidden
 
 
+def test_the_brier_score_is_nought_for_the_truth_and_grows_with_odds_on_wrong_hands() -> None:
+    brier = benchmark_script("belief").brier
+    truth = [0b1100, 0b01, 0b10]  # seat 0 searches; tiles 0 and 1 are hidden
+    right, swapped = _sample(truth), _sample([0b1100, 0b10, 0b01])
+    assert brier([right], [0.0], truth, 0, 0b11) == 0.0
+    assert brier([swapped], [0.0], truth, 0, 0b11) == 2.0  # each tile: 1 where it is not, 0
+    assert brier([right, swapped], [0.0, 0.0], truth, 0, 0b11) == 0.5
+    assert brier([right, swapped], [0.0, -1000.0], truth, 0, 0b11) == pytest.approx(0.0)
+    elsewhere = _sample([0b1100, 0, 0])  # both in the boneyard: (0-1)^2 + (1-0)^2 a tile
+    assert brier([elsewhere], [0.0], truth, 0, 0b11) == 2.0
+
+
 def test_weights_are_taken_relative_to_the_largest() -> None:
     weighted = benchmark_script("belief").weighted
     assert weighted([1.0, 0.0], [0.0, 0.0]) == 0.5
