@@ -3,27 +3,29 @@
     python benchmarks/belief.py --preset kozel --rounds 20 --seed 1
 
 Plays single rounds with ``expert`` at 30 ms in every seat (``--play``: another
-level). At each decision with two moves or more, it draws the deals the
-searching seat would draw (``--pool`` of them, by its sampler) and weighs them
-two ways: by the sampler's own weights alone (every deal that fits what the
-seat saw, alike: ``uniform``), and by those times the opponent model of
-``--level`` (``expert``'s network and styles; ``OpponentModel.weigh``, as its
-search weighs them). A deal's score is the share of the others' tiles it puts
+level). At each decision with two moves or more, it draws the deals the searching
+seat would draw (``--pool`` of them, by its sampler) and weighs them two ways: by
+the sampler's own weights alone (every deal that fits what the seat saw, alike:
+``uniform``), and by those times the opponent model of ``--level`` (``expert``'s
+network and styles; ``OpponentModel.weigh``, as its search weighs them;
+``--temper``: its log-weight times this, to ask whether the model is surer, or less
+sure, than it should be). A deal's score is the share of the others' tiles it puts
 in the hand that truly holds them; a model's score at a decision is the weighted
 mean of its deals' scores. Seeing every hand would score 1. A better model of the
 hands puts more weight near the truth, so its score rises above ``uniform``'s;
-``omniscient``'s margin in the arena (docs/strength.md) says what all of the way
-to 1 is worth.
+``omniscient``'s margin in the arena (docs/strength.md) says what all of the way to
+1 is worth.
 
 Beside it, the Brier score of the odds the weighted deals give of where each hidden
-tile is (lower is better): a proper score, which ``placed`` is not (a model surer than
-it knows could place more right on average and choose worse), less ``uniform``'s.
+tile is (lower is better): a proper score, which ``placed`` is not (a model surer
+than it knows could place more right on average and choose worse), less
+``uniform``'s.
 
-Scores are printed overall and by the stage of the round (the searching seat's
-own plays so far), with 95% intervals over rounds (a round's decisions are not
-independent); "less uniform" is the model's score less ``uniform``'s on the same deals,
-paired round by round. The same seed plays the same rounds and draws the same deals
-whatever ``--level`` is, so two levels' runs compare deal for deal.
+Scores are printed overall and by the stage of the round (the searching seat's own
+plays so far), with 95% intervals over rounds (a round's decisions are not
+independent); "less uniform" is the model's score less ``uniform``'s on the same
+deals, paired round by round. The same seed plays the same rounds and draws the same
+deals whatever ``--level`` is, so two levels' runs compare deal for deal.
 """
 
 from __future__ import annotations
@@ -112,6 +114,9 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=200, help="deals drawn a decision")
     parser.add_argument("--play", default="expert:30", help="the level that plays the rounds")
     parser.add_argument("--level", default="expert", help="the level whose model weighs deals")
+    parser.add_argument(
+        "--temper", type=float, default=1.0, help="the model's log-weight times this (1: as is)"
+    )
     args = parser.parse_args()
     register_variants(["--bots", f"{args.play},{args.level}"])
     rules = preset(args.preset, args.players, target="round")
@@ -138,7 +143,7 @@ def main() -> None:
                 truth = game.round.hands
                 right = [placed(s, truth, me) for s in pool]
                 uniform = [s.log_weight for s in pool]
-                model = [s.log_weight + judge.model.weigh(k, s)[0] for s in pool]
+                model = [s.log_weight + args.temper * judge.model.weigh(k, s)[0] for s in pool]
                 stage = next(name for lo, hi, name in STAGES if lo <= own_plays[me] <= hi)
                 for key in (stage, "all"):
                     scores[key]["uniform"].append(weighted(right, uniform))
@@ -158,6 +163,7 @@ def main() -> None:
     print(
         f"{rules.preset}, {rules.players} players: {args.rounds} rounds of {args.play}, "
         f"{decisions} decisions, {args.pool} deals each (seed {args.seed})"
+        + (f", {args.level}'s log-weight times {args.temper:g}" if args.temper != 1 else "")
     )
     print(
         f"| stage | rounds | placed: uniform | {args.level} | {args.level} less uniform "
