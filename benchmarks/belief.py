@@ -67,6 +67,7 @@ def weights_of(logs: Sequence[float]) -> list[float]:
 
 
 def weighted(scores: Sequence[float], logs: Sequence[float]) -> float:
+    """The mean of ``scores`` weighted by ``logs``'s weights."""
     weights = weights_of(logs)
     return sum(w * x for w, x in zip(weights, scores, strict=True)) / sum(weights)
 
@@ -144,14 +145,16 @@ def main() -> None:
                 right = [placed(s, truth, me) for s in pool]
                 uniform = [s.log_weight for s in pool]
                 model = [s.log_weight + args.temper * judge.model.weigh(k, s)[0] for s in pool]
+                now = {
+                    "uniform": weighted(right, uniform),
+                    args.level: weighted(right, model),
+                    "brier": brier(pool, model, truth, me, k.unknown)
+                    - brier(pool, uniform, truth, me, k.unknown),
+                }
                 stage = next(name for lo, hi, name in STAGES if lo <= own_plays[me] <= hi)
                 for key in (stage, "all"):
-                    scores[key]["uniform"].append(weighted(right, uniform))
-                    scores[key][args.level].append(weighted(right, model))
-                    scores[key]["brier"].append(
-                        brier(pool, model, truth, me, k.unknown)
-                        - brier(pool, uniform, truth, me, k.unknown)
-                    )
+                    for name, value in now.items():
+                        scores[key][name].append(value)
                 decisions += 1
             game.play(players[me].choose(view))
             own_plays[me] += 1
