@@ -38,6 +38,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from arena_variants import register_variants
+from time_regret import interval
 
 from doublesix.bots import make_bot
 from doublesix.bots.inference import infer
@@ -98,11 +99,11 @@ def brier(
     return score / count if count else 0.0
 
 
-def interval(per_round: Sequence[float]) -> str:
-    mean = statistics.fmean(per_round)
+def shown(per_round: list[float]) -> str:
+    """The mean, and its 95% interval once there are two rounds."""
     if len(per_round) < 2:
-        return f"{mean:.3f}"
-    half = 1.96 * statistics.stdev(per_round) / math.sqrt(len(per_round))
+        return f"{statistics.fmean(per_round):.3f}"
+    mean, half = interval(per_round)
     return f"{mean:.3f} ± {half:.3f}"
 
 
@@ -178,9 +179,9 @@ def main() -> None:
             continue
         by_model = rounds[key]
         print(
-            f"| {key} | {len(by_model['uniform'])} | {interval(by_model['uniform'])} | "
-            f"{interval(by_model[args.level])} | {interval(by_model['gain'])} | "
-            f"{interval(by_model['brier'])} |"
+            f"| {key} | {len(by_model['uniform'])} | {shown(by_model['uniform'])} | "
+            f"{shown(by_model[args.level])} | {shown(by_model['gain'])} | "
+            f"{shown(by_model['brier'])} |"
         )
 
 

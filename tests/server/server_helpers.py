@@ -38,6 +38,9 @@ POSTGRES = os.environ.get(
     "DOUBLESIX_TEST_POSTGRES", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 )
 
+BOTH = pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+"""A test run on both databases: SQLite and this machine's PostgreSQL."""
+
 
 def guest(client: TestClient, name: str) -> dict[str, Any]:
     """Become a new guest: the client's cookie jar now holds only its cookie; its id (the

@@ -12,12 +12,10 @@ import pytest
 
 from doublesix.server import schema
 
-from .server_helpers import TestClient
+from .server_helpers import BOTH, TestClient
 from .test_accounts import register, rows
 from .test_follows import log_in
 from .test_lobby_socket import Lobby, as_player, challenge
-
-BOTH = pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 
 
 @pytest.fixture

@@ -15,11 +15,9 @@ from doublesix.cli import main
 from doublesix.server import schema
 from doublesix.server.account_names import name_key
 
-from .server_helpers import TestClient
+from .server_helpers import BOTH, TestClient
 from .test_accounts import PASSWORD, register, rows
 from .test_lobby_socket import Lobby
-
-BOTH = pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 
 
 @pytest.fixture

@@ -17,10 +17,8 @@ from doublesix.rules.record import loads, replay
 from doublesix.server import exports
 
 from .rating_helpers import run, store_of
-from .server_helpers import TestClient
+from .server_helpers import BOTH, TestClient
 from .test_together import _accounts, _as, _played
-
-BOTH = pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 
 
 def _records(answer: Any) -> list[dict[str, Any]]:

@@ -11,10 +11,8 @@ import pytest
 from doublesix.server import schema
 from doublesix.server.account_lists import FOLLOWS
 
-from .server_helpers import TestClient, guest
+from .server_helpers import BOTH, TestClient, guest
 from .test_accounts import PASSWORD, register, rows
-
-BOTH = pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 
 
 @pytest.fixture

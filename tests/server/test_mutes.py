@@ -10,11 +10,9 @@ import pytest
 
 from doublesix.server import mutes, schema
 
-from .server_helpers import TestClient, guest
+from .server_helpers import BOTH, TestClient, guest
 from .test_accounts import register, rows
 from .test_follows import log_in
-
-BOTH = pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 
 
 @pytest.fixture

@@ -33,9 +33,7 @@ from .rating_helpers import (
     stored_result,
     wait_rated,
 )
-from .server_helpers import AppFactory, Socket, guest, play_out
-
-BOTH = pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+from .server_helpers import BOTH, AppFactory, Socket, guest, play_out
 
 
 def _ranks(result: dict[str, Any], sides: int) -> list[int]:

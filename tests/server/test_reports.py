@@ -14,11 +14,9 @@ from hypothesis import strategies as st
 from doublesix.cli import main
 from doublesix.server import reports, schema
 
-from .server_helpers import TestClient, guest
+from .server_helpers import BOTH, TestClient, guest
 from .test_accounts import register, rows
 from .test_seeks import bodies
-
-BOTH = pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 
 
 @pytest.fixture

@@ -7,13 +7,10 @@ import random
 from contextlib import ExitStack
 from typing import Any
 
-import pytest
 from starlette.testclient import TestClient
 
 from .rating_helpers import account, run, store_of
-from .server_helpers import Socket, guest, play_out
-
-BOTH = pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+from .server_helpers import BOTH, Socket, guest, play_out
 
 
 def _as(client: TestClient, cookies: dict[str, str]) -> None:
