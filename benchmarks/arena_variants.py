@@ -14,6 +14,10 @@ search from ``N`` tiles left (hands and drawable boneyard) instead of
 is ``expert`` (``expert-fit-fp``: ``expert-fit``) with ``fitted_playout``:
 every seat of a playout plays as the conditional logit fitted to
 ``expert``'s own choices would, not as ``smart_playout``.
+``expert-peek<B>`` is ``expert`` whose deals' log-weights are raised by ``B`` for each
+of the others' tiles a deal puts in the hand that truly holds it — a model of the hidden
+hands that much truer than the network, ``belief.py --peek B`` scoring how much. It sees
+the deal to do so, as ``omniscient`` does: a measuring instrument, not an honest seat.
 The variants are registered in this process only (arena only, never at a
 table); every other argument is the arena's, and the log's header names the
 variant, so each run resumes only with its own parameters.
@@ -31,17 +35,100 @@ import sys
 from collections.abc import Sequence
 
 from doublesix.bots.base import BOTS, Bot, register
+from doublesix.bots.budget import Work
+from doublesix.bots.choice_net import NetBot
 from doublesix.bots.core import BLOCKED, advance
-from doublesix.bots.expert import ALWAYS_SOLVE, ExpertBot
+from doublesix.bots.expert import ALWAYS_SOLVE, ExpertBot, OpponentModel
 from doublesix.bots.fitted import ExpertFitBot, IsmctsFitBot
+from doublesix.bots.inference import Knowledge
 from doublesix.bots.ismcts import IsmctsBot
+from doublesix.bots.pimc import root_moves, to_move
+from doublesix.bots.sampler import Sample
 from doublesix.cli import main
+from doublesix.rules.game import Game
+from doublesix.rules.moves import Move
+from doublesix.rules.view import SeatView
 from doublesix.tiles import DOUBLES, OTHER, SUIT, VALUE
 
 VARIANT = re.compile(r"ismcts-fit-c([0-9.]+)-t([0-9.]+)(?:-s([0-9]+))?")
 
 EXPERT_VARIANT = re.compile(r"expert-c([0-9.]+)-t([0-9.]+)")
 """``expert`` (the table's, ``choice_net``) with another exploration constant and prior."""
+
+PEEK_VARIANT = re.compile(r"expert-peek([0-9.]+)")
+"""``expert`` with its model of the hands made truer by a look at the deal (``PeekModel``)."""
+
+
+class PeekModel(OpponentModel):
+    """``inner``'s weight of a deal, its log raised by ``beta`` for each of the others' tiles
+    the deal puts in the hand that holds it in ``game`` (set by ``PeekBot.see``)."""
+
+    def __init__(self, inner: OpponentModel, beta: float) -> None:
+        super().__init__()
+        self.inner = inner
+        self.beta = beta
+        self.game: Game | None = None
+
+    def right(self, k: Knowledge, sample: Sample) -> int:
+        if self.game is None:
+            raise RuntimeError("a peeking model must be shown the game first")
+        truth = self.game.round.hands
+        return sum(
+            (sample.hands[s] & truth[s]).bit_count() for s in range(k.players) if s != k.seat
+        )
+
+    def weigh(self, k: Knowledge, sample: Sample) -> tuple[float, int]:
+        log, heavy = self.inner.weigh(k, sample)
+        return log + self.beta * self.right(k, sample), heavy
+
+    def log_likelihood(self, k: Knowledge, sample: Sample) -> float:
+        return self.weigh(k, sample)[0]
+
+
+class PeekBot:
+    """``expert`` (``NetBot``) weighing its deals, in the tree and in the endgame's exact
+    search alike, by a ``PeekModel`` of its own model. A wrapper: the compiled ``NetBot``
+    takes no new methods."""
+
+    def __init__(self, inner: NetBot, beta: float, name: str) -> None:
+        self.inner = inner
+        self.name = name
+        self.peek = PeekModel(inner.net_model, beta)
+        inner.model = self.peek
+
+    @property
+    def ms_per_move(self) -> float:
+        return self.inner.ms_per_move
+
+    @ms_per_move.setter
+    def ms_per_move(self, ms: float) -> None:
+        self.inner.ms_per_move = ms
+
+    @property
+    def work(self) -> Work:
+        return self.inner.work
+
+    def see(self, game: Game) -> None:
+        self.peek.game = game
+
+    def choose(self, view: SeatView) -> Move:
+        """``IsmctsBot.choose``, its endgame weighing by the peeking model too."""
+        bot = self.inner
+        bot.prepare(view)
+        legal = root_moves(view)
+        if len(legal) == 1:
+            bot.work = Work()
+            return to_move(view, *legal[0])
+        values = bot.root_values(view)
+        if values is None:
+            expert = ExpertFitBot(bot.rng, bot.ms_per_move, bot.net_model)
+            expert.model = self.peek
+            move = expert.choose(view)
+            bot.work = expert.work
+            return move
+        best = max(range(len(legal)), key=lambda i: (values[i], -i))
+        return to_move(view, *legal[best])
+
 
 PLAYOUT_WEIGHTS = (7, 105, -9, 51, 117)
 """(pips, a double, tiles kept that fit, tiles of the open number, the next seat cannot
@@ -135,6 +222,19 @@ def register_variants(argv: list[str]) -> None:
                     _register_expert(name, float(m.group(1)), float(m.group(2)))
                 elif name in ("expert-fp", "expert-fit-fp"):
                     _register_playout(name)
+                elif m := PEEK_VARIANT.fullmatch(name):
+                    _register_peek(name, float(m.group(1)))
+
+
+def _register_peek(name: str, beta: float) -> None:
+    table_expert = BOTS["expert"]
+
+    def make(rng: random.Random) -> Bot:
+        bot = table_expert(rng)
+        assert isinstance(bot, NetBot)
+        return PeekBot(bot, beta, name)
+
+    register(name, table=False, ms=30.0)(make)
 
 
 def _register_playout(name: str) -> None:

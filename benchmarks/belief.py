@@ -9,7 +9,9 @@ the sampler's own weights alone (every deal that fits what the seat saw, alike:
 ``uniform``), and by those times the opponent model of ``--level`` (``expert``'s
 network and styles; ``OpponentModel.weigh``, as its search weighs them;
 ``--temper``: its log-weight times this, to ask whether the model is surer, or less
-sure, than it should be). A deal's score is the share of the others' tiles it puts
+sure, than it should be; ``--peek B``: plus ``B`` for each of the others' tiles in the
+hand that holds it, to score how much truer ``arena_variants.py``'s dishonest
+``expert-peek<B>`` is). A deal's score is the share of the others' tiles it puts
 in the hand that truly holds them; a model's score at a decision is the weighted
 mean of its deals' scores. Seeing every hand would score 1. A better model of the
 hands puts more weight near the truth, so its score rises above ``uniform``'s;
@@ -119,6 +121,13 @@ def main() -> None:
     parser.add_argument(
         "--temper", type=float, default=1.0, help="the model's log-weight times this (1: as is)"
     )
+    parser.add_argument(
+        "--peek",
+        type=float,
+        default=0.0,
+        help="the model's log-weight plus this for each of the others' tiles in the right hand "
+        "(arena_variants.py's expert-peek<B>: how much truer a model that peeks is)",
+    )
     args = parser.parse_args()
     register_variants(["--bots", f"{args.play},{args.level}"])
     rules = preset(args.preset, args.players, target="round")
@@ -145,7 +154,11 @@ def main() -> None:
                 truth = game.round.hands
                 right = [placed(s, truth, me) for s in pool]
                 uniform = [s.log_weight for s in pool]
-                model = [s.log_weight + args.temper * judge.model.weigh(k, s)[0] for s in pool]
+                held = sum(h.bit_count() for o, h in enumerate(truth) if o != me)
+                model = [
+                    s.log_weight + args.temper * judge.model.weigh(k, s)[0] + args.peek * held * r
+                    for s, r in zip(pool, right, strict=True)
+                ]
                 now = {
                     "uniform": weighted(right, uniform),
                     args.level: weighted(right, model),
@@ -168,6 +181,7 @@ def main() -> None:
         f"{rules.preset}, {rules.players} players: {args.rounds} rounds of {args.play}, "
         f"{decisions} decisions, {args.pool} deals each (seed {args.seed})"
         + (f", {args.level}'s log-weight times {args.temper:g}" if args.temper != 1 else "")
+        + (f", plus {args.peek:g} a tile in the right hand" if args.peek else "")
     )
     print(
         f"| stage | rounds | placed: uniform | {args.level} | {args.level} less uniform "

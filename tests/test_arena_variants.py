@@ -10,6 +10,7 @@ import pytest
 from conftest import benchmark_script
 from doublesix.bots import make_bot
 from doublesix.bots.arena import play_game
+from doublesix.bots.base import MEASUREMENT_BOTS
 from doublesix.bots.inference import infer
 from doublesix.bots.sampler import Sampler
 from doublesix.bots.search import smart_playout, step
@@ -114,3 +115,45 @@ def test_variants_same_seed_same_game(name: str) -> None:
         return tuple(play_game(rules, 21, bots).scores)
 
     assert scores() == scores()
+
+
+def _events(game: Game) -> list[Any]:
+    return [e for r in game.rounds for e in r.play.events]
+
+
+def test_a_peek_of_nought_plays_as_expert() -> None:
+    """The wrapper changes nothing but the weights: at B = 0, ``expert``'s very moves."""
+    _variants().register_variants(["--bots", "expert-peek0"])
+    assert "expert-peek0" in MEASUREMENT_BOTS  # it sees the deal: never at a table
+    rules = preset("kozel", target="round")
+    for seed in (1, 2):
+        peeking = play_game(
+            rules, seed, [make_bot("expert-peek0:3", seed * 8 + s) for s in range(4)]
+        )
+        plain = play_game(rules, seed, [make_bot("expert:3", seed * 8 + s) for s in range(4)])
+        assert _events(peeking) == _events(plain)
+
+
+class _Inner:
+    def weigh(self, k: Any, sample: Any) -> tuple[float, int]:
+        return -1.5, 0b10
+
+
+def test_a_peek_raises_each_deal_by_its_tiles_in_the_right_hands() -> None:
+    variants = _variants()
+    game = Game(preset("kozel", target="round"), seed=4)
+    view = seat_view(game, game.round.turn)
+    k = infer(view)
+    peek = variants.PeekModel(_Inner(), 0.5)
+    sample = Sampler(k, random.Random(1)).sample()
+    with pytest.raises(RuntimeError, match="shown the game"):
+        peek.weigh(k, sample)
+    peek.game = game
+    truth = list(game.round.hands)
+    right = sum((sample.hands[s] & truth[s]).bit_count() for s in range(4) if s != k.seat)
+    assert peek.weigh(k, sample) == (-1.5 + 0.5 * right, 0b10)
+    sample.hands = truth
+    held = sum(truth[s].bit_count() for s in range(4) if s != k.seat)
+    assert held >= 20 and right < held
+    assert peek.weigh(k, sample) == (-1.5 + 0.5 * held, 0b10)  # all the others' tiles right
+    assert peek.log_likelihood(k, sample) == -1.5 + 0.5 * held

@@ -54,3 +54,20 @@ def test_a_run_prints_a_row_a_stage(
     row = next(line for line in out.splitlines() if line.startswith("| all | 1 |"))
     uniform, model = (float(cell.split()[0]) for cell in row.split("|")[3:5])
     assert 0.0 <= uniform <= 1.0 and 0.0 <= model <= 1.0
+
+
+def test_a_peek_places_more_of_the_tiles_right(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--peek``: the model raised for each tile in the right hand — truer by construction."""
+    script = benchmark_script("belief")
+
+    def placed(*extra: str) -> float:
+        argv = ["belief.py", "--preset", "kozel", "--rounds", "1", "--pool", "30", *extra]
+        monkeypatch.setattr(sys, "argv", argv)
+        script.main()
+        out = capsys.readouterr().out
+        row = next(line for line in out.splitlines() if line.startswith("| all | 1 |"))
+        return float(row.split("|")[4].split()[0])
+
+    assert placed("--peek", "2") > placed() + 0.1
