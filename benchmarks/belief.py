@@ -37,17 +37,18 @@ import math
 import random
 import statistics
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from arena_variants import register_variants
 from time_regret import interval
 
 from doublesix.bots import make_bot
-from doublesix.bots.inference import infer
+from doublesix.bots.inference import Knowledge, infer
 from doublesix.bots.ismcts import IsmctsBot
 from doublesix.bots.sampler import Sample, Sampler
 from doublesix.rules.game import Game
-from doublesix.rules.ruleset import preset
+from doublesix.rules.ruleset import Ruleset, preset
 from doublesix.rules.view import seat_view
 
 STAGES = ((0, 1, "before its 2nd play"), (2, 3, "its 3rd-4th"), (4, 28, "its 5th on"))
@@ -109,6 +110,45 @@ def shown(per_round: list[float]) -> str:
     return f"{mean:.3f} ± {half:.3f}"
 
 
+@dataclass
+class Moment:
+    """A decision with two moves or more, in a round that ``decisions`` plays."""
+
+    round: int
+    game: Game
+    seat: int
+    plays: int
+    """The seat's own plays so far this round."""
+    k: Knowledge
+    judge: IsmctsBot
+    """The level's bot, prepared for the seat's view."""
+    sampler: Sampler
+    """The seat's sampler, drawing with the round's own random numbers."""
+
+
+def decisions(rules: Ruleset, rounds: int, seed: int, play: str, level: str) -> Iterator[Moment]:
+    """Each decision with two moves or more of ``rounds`` single rounds of ``play`` in every
+    seat; the move is played when the caller asks for the next. A seed plays the same rounds
+    whatever else is asked, and the sampler draws the same deals for callers that draw alike."""
+    for r in range(rounds):
+        game_seed = seed * 10_000 + r
+        game = Game(rules, seed=game_seed)
+        players = [make_bot(play, game_seed * 8 + s) for s in range(rules.players)]
+        judge = make_bot(level, game_seed)
+        assert isinstance(judge, IsmctsBot), f"{level} is no tree search"
+        rng = random.Random(game_seed)
+        own_plays = [0] * rules.players
+        while game.round.ending is None:
+            me = game.round.turn
+            view = seat_view(game, me)
+            if len(game.legal_moves()) > 1:
+                k = infer(view)
+                judge.prepare(view)
+                yield Moment(r, game, me, own_plays[me], k, judge, Sampler(k, rng))
+            game.play(players[me].choose(view))
+            own_plays[me] += 1
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--preset", default="kozel")
@@ -131,47 +171,35 @@ def main() -> None:
     args = parser.parse_args()
     register_variants(["--bots", f"{args.play},{args.level}"])
     rules = preset(args.preset, args.players, target="round")
+    # per round, per stage, per model: each decision's score
+    per_round: dict[int, dict[str, dict[str, list[float]]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(list))
+    )
+    count = 0
+    for m in decisions(rules, args.rounds, args.seed, args.play, args.level):
+        pool = [m.sampler.sample() for _ in range(args.pool)]
+        truth = m.game.round.hands
+        right = [placed(s, truth, m.seat) for s in pool]
+        uniform = [s.log_weight for s in pool]
+        held = sum(h.bit_count() for o, h in enumerate(truth) if o != m.seat)
+        model = [
+            s.log_weight + args.temper * m.judge.model.weigh(m.k, s)[0] + args.peek * held * share
+            for s, share in zip(pool, right, strict=True)
+        ]
+        now = {
+            "uniform": weighted(right, uniform),
+            args.level: weighted(right, model),
+            "brier": brier(pool, model, truth, m.seat, m.k.unknown)
+            - brier(pool, uniform, truth, m.seat, m.k.unknown),
+        }
+        stage = next(name for lo, hi, name in STAGES if lo <= m.plays <= hi)
+        for key in (stage, "all"):
+            for name, value in now.items():
+                per_round[m.round][key][name].append(value)
+        count += 1
     # per stage, per model: each round's mean score
     rounds: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    decisions = 0
-    for r in range(args.rounds):
-        seed = args.seed * 10_000 + r
-        game = Game(rules, seed=seed)
-        players = [make_bot(args.play, seed * 8 + s) for s in range(rules.players)]
-        judge = make_bot(args.level, seed)
-        assert isinstance(judge, IsmctsBot), f"{args.level} is no tree search"
-        rng = random.Random(seed)
-        scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-        own_plays = [0] * rules.players
-        while game.round.ending is None:
-            me = game.round.turn
-            view = seat_view(game, me)
-            if len(game.legal_moves()) > 1:
-                k = infer(view)
-                judge.prepare(view)
-                sampler = Sampler(k, rng)
-                pool = [sampler.sample() for _ in range(args.pool)]
-                truth = game.round.hands
-                right = [placed(s, truth, me) for s in pool]
-                uniform = [s.log_weight for s in pool]
-                held = sum(h.bit_count() for o, h in enumerate(truth) if o != me)
-                model = [
-                    s.log_weight + args.temper * judge.model.weigh(k, s)[0] + args.peek * held * r
-                    for s, r in zip(pool, right, strict=True)
-                ]
-                now = {
-                    "uniform": weighted(right, uniform),
-                    args.level: weighted(right, model),
-                    "brier": brier(pool, model, truth, me, k.unknown)
-                    - brier(pool, uniform, truth, me, k.unknown),
-                }
-                stage = next(name for lo, hi, name in STAGES if lo <= own_plays[me] <= hi)
-                for key in (stage, "all"):
-                    for name, value in now.items():
-                        scores[key][name].append(value)
-                decisions += 1
-            game.play(players[me].choose(view))
-            own_plays[me] += 1
+    for scores in per_round.values():
         for key, by_model in scores.items():
             for name, values in by_model.items():
                 rounds[key][name].append(statistics.fmean(values))
@@ -179,7 +207,7 @@ def main() -> None:
             rounds[key]["gain"].append(statistics.fmean(gains))
     print(
         f"{rules.preset}, {rules.players} players: {args.rounds} rounds of {args.play}, "
-        f"{decisions} decisions, {args.pool} deals each (seed {args.seed})"
+        f"{count} decisions, {args.pool} deals each (seed {args.seed})"
         + (f", {args.level}'s log-weight times {args.temper:g}" if args.temper != 1 else "")
         + (f", plus {args.peek:g} a tile in the right hand" if args.peek else "")
     )

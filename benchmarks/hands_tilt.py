@@ -23,21 +23,16 @@ make them; one that does says where the network is wrong, and by how much.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 from dataclasses import dataclass
 
 import numpy as np
+from belief import decisions
 from scipy.optimize import minimize
 from time_regret import interval
 
-from doublesix.bots import make_bot
-from doublesix.bots.inference import Knowledge, infer
-from doublesix.bots.ismcts import IsmctsBot
-from doublesix.bots.sampler import Sampler
-from doublesix.rules.game import Game
+from doublesix.bots.inference import Knowledge
 from doublesix.rules.ruleset import Ruleset, preset
-from doublesix.rules.view import seat_view
 from doublesix.tiles import DOUBLES, OTHER, SUIT, TILES
 
 NAMES = (
@@ -127,42 +122,27 @@ class Decision:
 def collect(rules: Ruleset, rounds: int, seed: int, pool: int) -> list[Decision]:
     out: list[Decision] = []
     relations = 2 if rules.players == 4 else 1
-    for r in range(rounds):
-        s = seed * 10_000 + r
-        game = Game(rules, seed=s)
-        players = [make_bot("expert:30", s * 8 + i) for i in range(rules.players)]
-        judge = make_bot("expert", s)
-        assert isinstance(judge, IsmctsBot)
-        rng = random.Random(s)
-        while game.round.ending is None:
-            me = game.round.turn
-            view = seat_view(game, me)
-            if len(game.legal_moves()) > 1:
-                k = infer(view)
-                judge.prepare(view)
-                sampler = Sampler(k, rng)
-                deals = [sampler.sample() for _ in range(pool)]
-                hidden = [t for t in range(28) if k.unknown >> t & 1]
-                others = [o for o in range(rules.players) if o != me]
-                phi = features(k, rules)
-                where = np.full((pool, len(hidden)), -1, dtype=np.int8)
-                feats = np.zeros((pool, relations * NF))
-                for i, deal in enumerate(deals):
-                    for o in others:
-                        h = deal.hands[o]
-                        rel = relation(me, o, rules.players) if relations == 2 else 0
-                        mine = [j for j, t in enumerate(hidden) if h >> t & 1]
-                        where[i, mine] = o
-                        feats[i, rel * NF : (rel + 1) * NF] += phi[
-                            o, [hidden[j] for j in mine]
-                        ].sum(0)
-                truth = np.array(
-                    [next((o for o in others if game.round.hands[o] >> t & 1), -1) for t in hidden],
-                    dtype=np.int8,
-                )
-                base = np.array([deal.log_weight + judge.model.weigh(k, deal)[0] for deal in deals])
-                out.append(Decision(r, base, feats, where, truth, others))
-            game.play(players[me].choose(view))
+    for m in decisions(rules, rounds, seed, "expert:30", "expert"):
+        k, me = m.k, m.seat
+        deals = [m.sampler.sample() for _ in range(pool)]
+        hidden = [t for t in range(28) if k.unknown >> t & 1]
+        others = [o for o in range(rules.players) if o != me]
+        phi = features(k, rules)
+        where = np.full((pool, len(hidden)), -1, dtype=np.int8)
+        feats = np.zeros((pool, relations * NF))
+        for i, deal in enumerate(deals):
+            for o in others:
+                h = deal.hands[o]
+                rel = relation(me, o, rules.players) if relations == 2 else 0
+                mine = [j for j, t in enumerate(hidden) if h >> t & 1]
+                where[i, mine] = o
+                feats[i, rel * NF : (rel + 1) * NF] += phi[o, [hidden[j] for j in mine]].sum(0)
+        hands = m.game.round.hands
+        truth = np.array(
+            [next((o for o in others if hands[o] >> t & 1), -1) for t in hidden], dtype=np.int8
+        )
+        base = np.array([deal.log_weight + m.judge.model.weigh(k, deal)[0] for deal in deals])
+        out.append(Decision(m.round, base, feats, where, truth, others))
     return out
 
 
