@@ -131,7 +131,8 @@ def test_cancel_returns_the_card_to_idle_and_the_count_goes(new_context: Any) ->
     anna.evaluate(HIDDEN, False)
     anna.click("#seek-cancel")
     anna.wait_for_selector('#seek[data-state="idle"]')
-    assert anna.locator("#seek-find").is_enabled()
+    # the lobby's frame may draw the idle card before the withdrawal's answer frees the button
+    anna.wait_for_selector("#seek-find:enabled")
     assert anna.locator("#seek-cancel").count() == 0 and anna.locator("#seek-clock").count() == 0
     assert kind(anna, "block-4").locator("input").is_checked()  # the kind she chose stays
     assert anna.locator("#seek-error").inner_text() == ""
