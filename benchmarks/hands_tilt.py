@@ -63,7 +63,6 @@ def features(k: Knowledge, rules: Ruleset) -> np.ndarray:
     itself and for tiles that are not hidden), shape (players, 28, NF)."""
     n = k.players
     phi = np.zeros((n, 28, NF))
-    hidden = np.array([k.unknown >> t & 1 for t in range(28)], dtype=float)
     last: dict[int, int] = {}
     for d in k.decisions:
         last[d.seat] = d.index
@@ -103,7 +102,7 @@ def features(k: Knowledge, rules: Ruleset) -> np.ndarray:
             phi[o, t, 8] = DOUBLE[t]
             phi[o, t, 9] = PIPS[t] * plays
             phi[o, t, 10] = DOUBLE[t] * plays
-    return phi * hidden[None, :, None]
+    return phi
 
 
 @dataclass
