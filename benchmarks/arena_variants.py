@@ -42,7 +42,6 @@ from doublesix.bots.expert import ALWAYS_SOLVE, ExpertBot, OpponentModel
 from doublesix.bots.fitted import ExpertFitBot, IsmctsFitBot
 from doublesix.bots.inference import Knowledge
 from doublesix.bots.ismcts import IsmctsBot
-from doublesix.bots.pimc import root_moves, to_move
 from doublesix.bots.sampler import Sample
 from doublesix.cli import main
 from doublesix.rules.game import Game
@@ -112,22 +111,7 @@ class PeekBot:
         self.peek.game = game
 
     def choose(self, view: SeatView) -> Move:
-        """``IsmctsBot.choose``, its endgame weighing by the peeking model too."""
-        bot = self.inner
-        bot.prepare(view)
-        legal = root_moves(view)
-        if len(legal) == 1:
-            bot.work = Work()
-            return to_move(view, *legal[0])
-        values = bot.root_values(view)
-        if values is None:
-            expert = ExpertFitBot(bot.rng, bot.ms_per_move, bot.net_model)
-            expert.model = self.peek
-            move = expert.choose(view)
-            bot.work = expert.work
-            return move
-        best = max(range(len(legal)), key=lambda i: (values[i], -i))
-        return to_move(view, *legal[best])
+        return self.inner.choose(view)
 
 
 PLAYOUT_WEIGHTS = (7, 105, -9, 51, 117)

@@ -31,12 +31,10 @@ from typing import TYPE_CHECKING
 
 from doublesix.bots.base import register
 from doublesix.bots.budget import Work
-from doublesix.bots.expert import ExpertBot
 from doublesix.bots.fitted import (
     HEAVIEST_SLIP,
     ISMCTS_FIT_COST,
     STYLES,
-    ExpertFitBot,
     FittedModel,
     IsmctsFitBot,
     log_chance,
@@ -303,9 +301,6 @@ class NetBot(IsmctsFitBot):
         """The network and the styles for ``view``'s game kind and seat, and their costs."""
         self.net_model.prepare(view)
         self.cost = NET_COST if self.net_model.net is not None else ISMCTS_FIT_COST
-
-    def endgame(self) -> ExpertBot:
-        return ExpertFitBot(self.rng, self.ms_per_move, self.net_model)
 
 
 _loaded: dict[str, Net] = {}

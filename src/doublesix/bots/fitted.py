@@ -264,7 +264,7 @@ class ExpertFitBot(ExpertBot):
     name = "expert-fit"
 
     def __init__(
-        self, rng: random.Random, ms_per_move: float = 100.0, model: FittedModel | None = None
+        self, rng: random.Random, ms_per_move: float = 100.0, model: OpponentModel | None = None
     ) -> None:
         super().__init__(rng, ms_per_move, model=model if model is not None else FittedModel())
         c = EXPERT_COST
@@ -287,11 +287,11 @@ class IsmctsFitBot(IsmctsBot):
     def __init__(
         self, rng: random.Random, ms_per_move: float = 100.0, model: FittedModel | None = None
     ) -> None:
-        self.fitted = model if model is not None else FittedModel()
-        super().__init__(rng, ms_per_move, model=self.fitted)
+        super().__init__(rng, ms_per_move, model=model if model is not None else FittedModel())
 
     def endgame(self) -> ExpertBot:
-        return ExpertFitBot(self.rng, self.ms_per_move, self.fitted)
+        """The fitted expert, weighing by the tree's own model (``NetModel`` in ``expert``)."""
+        return ExpertFitBot(self.rng, self.ms_per_move, self.model)
 
 
 class IsmctsStyleBot(IsmctsFitBot):
