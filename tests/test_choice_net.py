@@ -13,6 +13,7 @@ from doublesix.bots.choice_net import (
     HIDDEN,
     NETS,
     Net,
+    NetBot,
     NetModel,
     features,
     load,
@@ -211,3 +212,14 @@ def test_a_network_or_public_row_out_of_shape_is_refused() -> None:
         core.Seen(*args, None, None, ([(-0.1, -2.0)] * 4, 0.02))
     seen = core.Seen(*args, [(0, 0, 0, 0)], (w1, b1, w2))
     assert seen.log_likelihood([0, 1 << kept, 0, 0], [[], [], [], []]) < 0.0  # a choice of two
+
+
+def test_expert_s_endgame_weighs_by_the_tree_s_own_network() -> None:
+    """The exact search that ends ``expert``'s rounds draws its deals as the tree does: by the
+    network, and by whatever model a measurement puts in its place (``expert-peek``)."""
+    bot = make_bot("expert", 1)
+    assert isinstance(bot, NetBot)
+    assert bot.endgame().model is bot.net_model
+    stand_in = NetModel({})
+    bot.model = stand_in
+    assert bot.endgame().model is stand_in
