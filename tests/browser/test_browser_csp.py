@@ -41,6 +41,11 @@ def test_every_page_works_under_the_content_security_policy(
         assert response is not None and response.ok, path
         assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
         page.wait_for_load_state("load")
+        # the scripts draw the page once they have read its texts, the table's board once its
+        # socket's first view came: "load" waits for neither
+        page.locator("body *").nth(5).wait_for(state="attached")
+        if path.startswith("/table/"):
+            page.locator("#board *").first.wait_for(state="attached")
         page.wait_for_timeout(800)
         assert page.locator("body *").count() > 5, path  # the scripts drew the page
         assert problems == [], (path, problems)

@@ -124,6 +124,11 @@ def render(lang: str, key: str, args: dict[str, Any]) -> str:
 def check_page(page: Any, lang: str) -> list[str]:
     """Every visible text of ``page`` comes from ``lang``'s texts; returns the catalog texts."""
     page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+    # the rules page draws its texts again only once it has read the language's rules
+    page.wait_for_function(
+        "(l) => { const r = document.getElementById('rules'); return !r || r.dataset.lang === l; }",
+        arg=lang,
+    )
     page.wait_for_timeout(300)  # the page's own re-rendering after a switch
     found = page.evaluate(TEXTS_JS)
     assert found["lang"] == lang

@@ -123,7 +123,9 @@ def test_one_mute_hides_a_name_in_the_lobby_at_the_table_and_declines_its_challe
     as_guest(anna, a_name)
     as_guest(ben, b_name)
     assert anna.evaluate("localStorage.getItem('ds_lobby_muted')") is None
-    assert anna.locator("#lobby-chat .chat-muted .unmute").all_inner_texts() == [c_name]
+    chips = anna.locator("#lobby-chat .chat-muted .unmute")
+    chips.first.wait_for()  # the lobby's chat is drawn at the socket's welcome, which may lag
+    assert chips.all_inner_texts() == [c_name]
 
     ben.fill("#lobby-chat-input", "Hello Anna")
     ben.press("#lobby-chat-input", "Enter")

@@ -16,7 +16,7 @@ def test_the_waiting_room_shows_a_seat_taken_without_polling(new_context: Any) -
     anna, table = seat_page(context, "Anna", players=3)
     anna.wait_for_selector("#waiting .waiting-card")
     # the page's first read, and one when the socket's snapshot comes: then quiet
-    anna.wait_for_function("() => document.querySelector('#chat-form') !== null")
+    anna.locator("#chat-form").wait_for()  # shown at the snapshot (it is in the page's HTML)
     anna.wait_for_timeout(1000)  # (a sleep would hold back Playwright's events)
     settled = len(table_reads)
     assert 1 <= settled <= 2
