@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import importlib.util
 import os
 import sys
@@ -11,7 +10,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import settings
 
 from doublesix import Deal, Draw, Game, Move, Round, Ruleset, SeatView, Tile
@@ -25,34 +23,6 @@ if os.environ.get("CI") or os.environ.get("HYPOTHESIS_PROFILE") == "ci":
     settings.load_profile("ci")
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-
-
-@pytest.hookimpl(optionalhook=True)  # xdist's hook: unknown without it (-p no:xdist)
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """Under ``-n`` (pyproject's ``addopts``), each test file runs whole on one worker, so
-    that its module- and package-wide fixtures (the browser tests' server and Chromium) are
-    made once, not on every worker its tests would be spread over; and the files that use
-    this machine's Redis (those importing ``tests/server/site_helpers``) run one after
-    another on one worker: the lobby's channel and chat history there are every site's.
-
-    (xdist's own ``--dist loadgroup`` would say so with marks, but it names a group by
-    rewriting the test's id, which pytest 9 no longer allows.)"""
-    from xdist.scheduler import LoadScopeScheduling
-
-    root = config.rootpath
-
-    class ByFile(LoadScopeScheduling):  # type: ignore[misc]
-        def _split_scope(self, nodeid: str) -> str:
-            return _scope(root, nodeid.split("::", 1)[0])
-
-    return ByFile(config, log)
-
-
-@functools.cache
-def _scope(root: Path, path: str) -> str:
-    """The worker's unit ``path`` belongs to: its own file, or ``redis``."""
-    uses_redis = "site_helpers import" in (root / path).read_text(encoding="utf-8")
-    return "redis" if uses_redis else path
 
 
 def benchmark_script(name: str) -> Any:

@@ -27,7 +27,27 @@ from websockets.sync.client import ClientConnection, connect
 
 from .server_helpers import POSTGRES, run_async
 
-REDIS = os.environ.get("DOUBLESIX_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+def _redis() -> str:
+    """This machine's Redis (``DOUBLESIX_TEST_REDIS``), and in it a database of this test
+    worker's own: 8 for xdist's ``gw0``, 9 for ``gw1``… A site is a Redis database (its lobby,
+    chat history and presence; ``channels.space``), so test files on two workers never hear
+    each other's lobby. Alone, the URL's own database (0 by default)."""
+    url = os.environ.get("DOUBLESIX_TEST_REDIS", "redis://127.0.0.1:6379/0")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # "gw0", "gw1"…
+    if worker is None:
+        return url
+    n = int(worker.removeprefix("gw"))
+    if n >= WORKER_DATABASES:
+        raise RuntimeError(f"{worker}: Redis has {WORKER_DATABASES} databases for test workers")
+    return f"{url.rsplit('/', 1)[0]}/{FIRST_WORKER_DATABASE + n}"
+
+
+FIRST_WORKER_DATABASE = 8
+"""Redis's databases 8 to 15 are the test workers' (``test_channels`` uses 1 to 3)."""
+WORKER_DATABASES = 8
+
+REDIS = _redis()
 START = "import sys; from doublesix.cli import main; sys.exit(main())"
 
 

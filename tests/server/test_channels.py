@@ -7,12 +7,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+import pytest
+from pytest import MonkeyPatch
 from redis.asyncio import Redis
 
 from doublesix.server.channels import space
 from doublesix.server.lobby_bus import RedisBus
 from doublesix.table.model import JSON
 
+from . import site_helpers
 from .server_helpers import run_async
 from .site_helpers import REDIS, require_services
 
@@ -69,3 +72,17 @@ def test_two_sites_on_one_redis_hear_only_their_own_messages() -> None:
         assert {m["site"] for m in heard[name]} == {site}, name
     numbered = {name: [m["n"] for m in heard[name] if "n" in m] for name in heard}
     assert numbered == {"one": [1, 2], "one-too": [1, 2], "two": [1]}
+
+
+def test_each_test_worker_has_a_redis_database_of_its_own(monkeypatch: MonkeyPatch) -> None:
+    """Files on two xdist workers run at once: each worker is a site of its own."""
+    monkeypatch.setenv("DOUBLESIX_TEST_REDIS", "redis://example:6379/0")
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    assert site_helpers._redis() == "redis://example:6379/0"
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw0")
+    assert site_helpers._redis() == "redis://example:6379/8"
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw1")
+    assert site_helpers._redis() == "redis://example:6379/9"
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw8")
+    with pytest.raises(RuntimeError, match="gw8"):
+        site_helpers._redis()
