@@ -18,6 +18,9 @@ every seat of a playout plays as the conditional logit fitted to
 of the others' tiles a deal puts in the hand that truly holds it — a model of the hidden
 hands that much truer than the network, ``belief.py --peek B`` scoring how much. It sees
 the deal to do so, as ``omniscient`` does: a measuring instrument, not an honest seat.
+``hint-net`` and ``hint-2026`` play the hint's first move (``HintBot``), its deals weighed by
+``expert``'s model of the hands or by the 2026 expert's: what a player who always took the
+hint would do.
 The variants are registered in this process only (arena only, never at a
 table); every other argument is the arena's, and the log's header names the
 variant, so each run resumes only with its own parameters.
@@ -36,10 +39,11 @@ from collections.abc import Sequence
 
 from doublesix.bots.base import BOTS, Bot, register
 from doublesix.bots.budget import Work
-from doublesix.bots.choice_net import NetBot
+from doublesix.bots.choice_net import NetBot, expert_model
 from doublesix.bots.core import BLOCKED, advance
 from doublesix.bots.expert import ALWAYS_SOLVE, ExpertBot, OpponentModel
 from doublesix.bots.fitted import ExpertFitBot, IsmctsFitBot
+from doublesix.bots.hint import hint
 from doublesix.bots.inference import Knowledge
 from doublesix.bots.ismcts import IsmctsBot
 from doublesix.bots.sampler import Sample
@@ -112,6 +116,24 @@ class PeekBot:
 
     def choose(self, view: SeatView) -> Move:
         return self.inner.choose(view)
+
+
+class HintBot:
+    """Plays the hint's first move (``bots.hint``), its deals weighed by ``expert``'s model of
+    the hands (``hint-net``; ``choice_net.expert_model``) or, as the hint did before, by the
+    2026 expert's pips-only ``OpponentModel`` (``hint-2026``). What a player who always took
+    the hint would do."""
+
+    def __init__(self, rng: random.Random, name: str) -> None:
+        self.rng = rng
+        self.name = name
+        self.ms_per_move = 100.0
+        self.work = Work()
+
+    def choose(self, view: SeatView) -> Move:
+        model = OpponentModel() if self.name == "hint-2026" else expert_model(view)
+        seed = self.rng.randrange(1 << 32)
+        return hint(view, ms=self.ms_per_move, seed=seed, model=model)[0].move
 
 
 PLAYOUT_WEIGHTS = (7, 105, -9, 51, 117)
@@ -208,6 +230,12 @@ def register_variants(argv: list[str]) -> None:
                     _register_playout(name)
                 elif m := PEEK_VARIANT.fullmatch(name):
                     _register_peek(name, float(m.group(1)))
+                elif name in ("hint-2026", "hint-net"):
+                    _register_hint(name)
+
+
+def _register_hint(name: str) -> None:
+    register(name, table=False, ms=100.0)(lambda rng: HintBot(rng, name))
 
 
 def _register_peek(name: str, beta: float) -> None:

@@ -11,6 +11,9 @@ from conftest import benchmark_script
 from doublesix.bots import make_bot
 from doublesix.bots.arena import play_game
 from doublesix.bots.base import MEASUREMENT_BOTS
+from doublesix.bots.choice_net import expert_model
+from doublesix.bots.expert import OpponentModel
+from doublesix.bots.hint import hint
 from doublesix.bots.inference import infer
 from doublesix.bots.sampler import Sampler
 from doublesix.bots.search import smart_playout, step
@@ -157,3 +160,19 @@ def test_a_peek_raises_each_deal_by_its_tiles_in_the_right_hands() -> None:
     assert held >= 20 and right < held
     assert peek.weigh(k, sample) == (-1.5 + 0.5 * held, 0b10)  # all the others' tiles right
     assert peek.log_likelihood(k, sample) == -1.5 + 0.5 * held
+
+
+@pytest.mark.parametrize("name", ["hint-net", "hint-2026"])
+def test_a_hint_bot_plays_the_hint_s_first_move(name: str) -> None:
+    """``hint-net`` takes the hint on ``expert``'s model; ``hint-2026`` the hint as it was,
+    on the 2026 expert's. Neither is a table's level."""
+    _variants().register_variants(["--bots", name])
+    assert name in MEASUREMENT_BOTS
+    game = Game(preset("draw", 2), seed=4)
+    for _ in range(5):
+        game.play(game.legal_moves()[0], game.turn)
+    view = seat_view(game, game.turn)
+    assert len(view.legal_moves) > 1
+    model = expert_model(view) if name == "hint-net" else OpponentModel()
+    seed = random.Random(7).randrange(1 << 32)
+    assert make_bot(f"{name}:3", 7).choose(view) == hint(view, ms=3, seed=seed, model=model)[0].move

@@ -9,9 +9,11 @@ import pytest
 
 from doublesix.bots import BOTS, MEASUREMENT_BOTS, hint, make_bot, table_bots
 from doublesix.bots.arena import play_game
+from doublesix.bots.choice_net import NetModel
 from doublesix.bots.core import Scorer
 from doublesix.bots.expert import COST as EXPERT_COST
-from doublesix.bots.expert import UNITS_PER_MS, ExpertBot
+from doublesix.bots.expert import UNITS_PER_MS, ExpertBot, OpponentModel
+from doublesix.bots.hint import hint_model
 from doublesix.bots.inference import infer
 from doublesix.bots.ismcts import IsmctsBot
 from doublesix.bots.pimc import COST as PIMC_COST
@@ -459,6 +461,18 @@ def test_hint_ranks_every_legal_move() -> None:
     for h in hints:
         assert 0.0 <= h.win_chance <= 1.0
     assert hint(view, ms=5, seed=3) == hint(view, ms=5, seed=3)
+
+
+@pytest.mark.parametrize(("name", "players", "network"), [("draw", 2, True), ("block", 4, False)])
+def test_the_hint_weighs_by_expert_s_network_where_it_has_one(
+    name: str, players: int, network: bool
+) -> None:
+    """A network of the others' choices for the game kind: ``expert``'s model; none: the 2026
+    expert's own, which hints better than ``expert``'s logit (``hint``'s text)."""
+    view = _view_after(preset(name, players), 8, 4)
+    model = hint_model(view)
+    assert type(model) is (NetModel if network else OpponentModel)
+    assert hint(view, ms=3, seed=2) == hint(view, ms=3, seed=2, model=model)
 
 
 def test_hint_is_empty_when_not_your_turn() -> None:

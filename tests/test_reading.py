@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from doublesix.bots import make_bot
 from doublesix.bots.base import Bot
-from doublesix.bots.choice_net import NetBot, NetModel, nets
+from doublesix.bots.choice_net import NetBot, NetModel, expert_model, nets
 from doublesix.bots.fitted import HEAVIEST_SLIP, STYLES
+from doublesix.bots.hint import hint
 from doublesix.bots.inference import ends_after, infer
 from doublesix.bots.reading import (
     FLOOR,
@@ -26,7 +28,7 @@ from doublesix.rules.deal import Deal, RecordedDealer
 from doublesix.rules.game import Game
 from doublesix.rules.moves import Draw, Move, Play
 from doublesix.rules.ruleset import Ruleset, preset
-from doublesix.rules.view import PlayedRound, seat_view
+from doublesix.rules.view import PlayedRound, SeatView, seat_view
 
 PRIOR = (math.log(STYLES[0]), math.log(STYLES[1]), math.log(STYLES[2]))
 
@@ -216,10 +218,11 @@ def test_both_cores_weigh_deals_alike_with_each_seat_s_styles(name: str, players
     assert weighed >= 60
 
 
-def test_the_reading_bot_decides_from_its_view_only() -> None:
-    """In a later round, the hidden tiles of the round dealt again any way the public events
-    allow (the round before as it was): ``ismcts-net-read`` makes the same move, though the
-    round before changed what it weighs by."""
+def _twin_views(count: int) -> Iterator[tuple[SeatView, SeatView]]:
+    """``count`` Kozel decisions in a game's second round, each beside the same decision in
+    a game whose round's hidden tiles were dealt again any way its public events allow (the
+    round before as it was): one view, two deals. At least one of them differs in its
+    hands."""
     rules = preset("kozel", target=400)
     checked = differed = 0
     for seed in range(12):
@@ -252,13 +255,30 @@ def test_the_reading_bot_decides_from_its_view_only() -> None:
         other_view = seat_view(other, me)
         assert other_view == view
         differed += other.round.hands != game.round.hands
+        yield view, other_view
+        checked += 1
+        if checked >= count:
+            break
+    assert checked == count and differed
+
+
+def test_the_reading_bot_decides_from_its_view_only() -> None:
+    """``ismcts-net-read`` makes the same move in both deals, though the round before changed
+    what it weighs by."""
+    for view, other_view in _twin_views(3):
         bot = _bot(3)
         assert bot.choose(view) == _bot(3).choose(other_view)
         assert any(s != PRIOR for s in bot.net_model.seat_styles)
-        checked += 1
-        if checked >= 3:
-            break
-    assert checked == 3 and differed
+
+
+def test_the_hint_on_expert_s_model_is_from_the_view_only() -> None:
+    """The hint weighing its deals by ``expert``'s model gives the same figures in both deals,
+    and the rounds before moved that model off its prior."""
+    for view, other_view in _twin_views(3):
+        model = expert_model(view)
+        assert any(s != PRIOR for s in model.seat_styles)
+        shown = hint(view, ms=3, seed=5, model=model)
+        assert shown == hint(other_view, ms=3, seed=5, model=expert_model(other_view))
 
 
 def _bot(seed: int) -> NetBot:

@@ -328,12 +328,18 @@ _readings: dict[str, Readings] = {}
 
 
 def _reading(rng: random.Random, name: str) -> NetBot:
-    readings = _readings.get(name)
-    if readings is None:
-        readings = _readings[name] = Readings(HEAVIEST_SLIP)
+    readings = _readings.setdefault(name, Readings(HEAVIEST_SLIP))
     bot = NetBot(rng, nets(), EXPERT_MS, styles=STYLES, readings=readings)
     bot.name = name
     return bot
+
+
+def expert_model(view: SeatView) -> NetModel:
+    """``expert``'s model of the others' hands, made ready for ``view``: the network, and
+    the styles the seats have shown in the game's rounds before (read with ``expert``'s)."""
+    model = NetModel(nets(), STYLES, _readings.setdefault("expert", Readings(HEAVIEST_SLIP)))
+    model.prepare(view)
+    return model
 
 
 @register("expert", ms=EXPERT_MS)

@@ -1,4 +1,5 @@
-"""Hints: every legal move of the seat to move, ranked by the expert of 2026's search.
+"""Hints: every legal move of the seat to move, ranked by the expert of 2026's search
+on deals weighed by ``expert``'s model of the hands.
 
 ``hint(view)`` is what the table's hint button and the post-game review
 use: for each move, the estimated chance that the seat's side wins the
@@ -7,6 +8,16 @@ conceded; penalties count negative), and the search's value. The
 determinised search of the expert of 2026 (``ExpertBot``) gives all three
 for every move on the same deals; the table's ``expert``, a tree search,
 keeps one value per move only.
+
+Where ``expert`` has a network of the others' choices for the game kind
+(Kozel, 2-player Draw), the deals are weighed as ``expert`` weighs its own
+(``choice_net.expert_model``: the network, and the styles the seats showed
+in the rounds before); elsewhere by the 2026 expert's own pips-only model.
+Single rounds of a player who always takes the hint (``hint-net`` against
+``hint-2026``, ``benchmarks/arena_variants.py``): the network's weighing wins
+1.25 ± 0.88 points a round in 2-player Draw and is even in Kozel, but
+``expert``'s fallback without a network, its fitted logit, loses 1.10 ± 0.61
+in 4-player Block (README: "Bots").
 
 The moves are ranked by the expected points, the one figure a player is
 shown (the hint's "about 4.2 points", the review's loss: the best move's
@@ -20,7 +31,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from doublesix.bots.expert import BUDGET_MS, ExpertBot
+from doublesix.bots.choice_net import expert_model
+from doublesix.bots.expert import BUDGET_MS, ExpertBot, OpponentModel
 from doublesix.bots.pimc import to_move
 from doublesix.rules.moves import Move
 from doublesix.rules.view import SeatView
@@ -37,15 +49,20 @@ class Hint:
     """The search's value (points with a bonus where the round decides the game)."""
 
 
-def hint(view: SeatView, *, ms: float | None = None, seed: int = 0) -> list[Hint]:
+def hint(
+    view: SeatView, *, ms: float | None = None, seed: int = 0, model: OpponentModel | None = None
+) -> list[Hint]:
     """The legal moves of ``view``'s seat, most expected points first; empty when it is not
     its turn.
 
-    ``ms`` is the search's budget, by default the ``expert`` level's.
+    ``ms`` is the search's budget, by default the 2026 expert's; ``model`` weighs its deals,
+    by default ``hint_model``'s.
     """
     if not view.my_turn or not view.legal_moves:
         return []
-    bot = ExpertBot(random.Random(seed), ms_per_move=BUDGET_MS if ms is None else ms)
+    budget = BUDGET_MS if ms is None else ms
+    weigh = hint_model(view) if model is None else model
+    bot = ExpertBot(random.Random(seed), ms_per_move=budget, model=weigh)
     stats = bot.evaluate(view)
     hints = []
     for st in stats:
@@ -57,6 +74,13 @@ def hint(view: SeatView, *, ms: float | None = None, seed: int = 0) -> list[Hint
             hints.append(Hint(twin, st.won / w, st.points / w, st.mean))
     hints.sort(key=lambda h: (-h.expected_points, -h.value))
     return hints
+
+
+def hint_model(view: SeatView) -> OpponentModel:
+    """What the hint weighs its deals by at ``view``: ``expert``'s model where it has a
+    network for the game kind, else the 2026 expert's (the module's text says why)."""
+    model = expert_model(view)
+    return model if model.net is not None else OpponentModel()
 
 
 def _twin(view: SeatView, move: Move) -> Move | None:
