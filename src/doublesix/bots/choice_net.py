@@ -236,7 +236,7 @@ class NetModel(FittedModel):
 
     def net_of(self, ruleset: Ruleset) -> Net | None:
         """The network of the game kind of ``ruleset``, if it has one."""
-        return self.nets.get(f"{ruleset.preset}-{ruleset.players}")
+        return self.nets.get(kind_of(ruleset))
 
     def native_seen(self, k: Knowledge) -> _native.Seen:
         styles = None if self.prior is None else (self.seat_styles, HEAVIEST_SLIP)
@@ -332,6 +332,11 @@ def _reading(rng: random.Random, name: str) -> NetBot:
     bot = NetBot(rng, nets(), EXPERT_MS, styles=STYLES, readings=readings)
     bot.name = name
     return bot
+
+
+def kind_of(ruleset: Ruleset) -> str:
+    """The name of ``ruleset``'s game kind among the networks: ``kozel-4``, ``draw-2``."""
+    return f"{ruleset.preset}-{ruleset.players}"
 
 
 def expert_model(view: SeatView) -> NetModel:

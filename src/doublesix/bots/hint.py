@@ -1,5 +1,4 @@
-"""Hints: every legal move of the seat to move, ranked by the expert of 2026's search
-on deals weighed by ``expert``'s model of the hands.
+"""Hints: every legal move of the seat to move, ranked by the expert of 2026's search.
 
 ``hint(view)`` is what the table's hint button and the post-game review
 use: for each move, the estimated chance that the seat's side wins the
@@ -31,7 +30,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from doublesix.bots.choice_net import expert_model
+from doublesix.bots.choice_net import expert_model, kind_of, nets
 from doublesix.bots.expert import BUDGET_MS, ExpertBot, OpponentModel
 from doublesix.bots.pimc import to_move
 from doublesix.rules.moves import Move
@@ -79,8 +78,9 @@ def hint(
 def hint_model(view: SeatView) -> OpponentModel:
     """What the hint weighs its deals by at ``view``: ``expert``'s model where it has a
     network for the game kind, else the 2026 expert's (the module's text says why)."""
-    model = expert_model(view)
-    return model if model.net is not None else OpponentModel()
+    if kind_of(view.ruleset) not in nets():
+        return OpponentModel()
+    return expert_model(view)
 
 
 def _twin(view: SeatView, move: Move) -> Move | None:
