@@ -2,6 +2,7 @@
 
     python benchmarks/arena_paired.py benchmarks/arena/pilot-*.jsonl
     python benchmarks/arena_paired.py --versus NEW.jsonl OLD.jsonl
+    python benchmarks/arena_paired.py --pool RUN-s30.jsonl RUN-s31.jsonl
 
 The arena's interval (Wilson's) treats every game as independent; on
 duplicate deals a deal's games are not (a lopsided deal gives each bot one
@@ -16,6 +17,9 @@ B on the same deals (same rules, seed and B): NEW's margin in points a round
 minus OLD's, deal by deal, over the deals both played, with its standard
 error over deals — the change, with the deals' luck taken out twice.
 
+``--pool RUN...`` takes the deals of several runs of the same bots in the same game,
+played on other seeds, together: one share and one margin over all of them.
+
 Bots are named as they are now (``arena_table.RENAMED``).
 """
 
@@ -24,6 +28,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from arena_table import as_named_now
@@ -75,25 +80,43 @@ def versus(new: Path, old: Path) -> str:
     )
 
 
-def paired(path: Path) -> str:
-    _, deals = _read(path)
+def paired(paths: Sequence[Path]) -> str:
+    """A's share and margin over the deals of ``paths``: one run, or runs of the same bots
+    in the same game on other seeds (``--pool``), each deal counted once."""
     shares: list[float] = []
     margins: list[float] = []
     rounds: list[int] = []
     games = 0
     name = ""
-    for line in deals:
-        r = json.loads(line)["result"]
-        a, b = (as_named_now(path.stem, spec) for spec in r["bots"])
-        name = f"{r['preset']}-{r['players']} {a} vs {b}"
-        shares.append((r["a_wins"] + 0.5 * r["draws"]) / r["games"])
-        margin = r["a_round_points"] - r["b_round_points"]
-        margins.append(-margin if r["penalties"] else margin)
-        rounds.append(r["rounds"])
-        games += r["games"]
+    seeds: dict[object, str] = {}
+    first: tuple[object, list[str]] | None = None
+    for path in paths:
+        header, deals = _read(path)
+        bots = header["bots"]
+        assert isinstance(bots, list)
+        run = (header.get("ruleset"), [as_named_now(path.stem, spec) for spec in bots])
+        if first is None:
+            first = run
+        elif run != first:
+            raise SystemExit(f"{path.name} is another game or other bots: not pooled")
+        seed = header.get("seed")
+        if seed in seeds:
+            raise SystemExit(f"{path.name} and {seeds[seed]} share seed {seed}: the same deals")
+        seeds[seed] = path.name
+        for line in deals:
+            r = json.loads(line)["result"]
+            a, b = (as_named_now(path.stem, spec) for spec in r["bots"])
+            name = f"{r['preset']}-{r['players']} {a} vs {b}"
+            shares.append((r["a_wins"] + 0.5 * r["draws"]) / r["games"])
+            margin = r["a_round_points"] - r["b_round_points"]
+            margins.append(-margin if r["penalties"] else margin)
+            rounds.append(r["rounds"])
+            games += r["games"]
     n = len(shares)
     if n < 2:
-        return f"{path.name}: {n} deals"
+        return f"{', '.join(p.name for p in paths)}: {n} deals"
+    if len(paths) > 1:
+        name += f" ({len(paths)} runs)"
     mean = sum(shares) / n
     se = math.sqrt(sum((x - mean) ** 2 for x in shares) / (n - 1) / n)
     total_rounds = sum(rounds)
@@ -113,9 +136,11 @@ def main(args: list[str]) -> int:
     try:
         if args[:1] == ["--versus"] and len(args) == 3:
             print(versus(Path(args[1]), Path(args[2])))
-        elif args and "--versus" not in args:
+        elif args[:1] == ["--pool"] and len(args) >= 3 and "--versus" not in args:
+            print(paired([Path(arg) for arg in args[1:]]))
+        elif args and "--versus" not in args and "--pool" not in args:
             for arg in args:
-                print(paired(Path(arg)))
+                print(paired([Path(arg)]))
         else:
             print(__doc__.split("\n\n")[1], file=sys.stderr)
             return 2

@@ -64,3 +64,22 @@ def test_what_is_not_a_log_is_named_not_a_traceback(
     assert "not an arena log" in capsys.readouterr().err
     assert paired.main([]) == 2
     assert "--versus NEW.jsonl OLD.jsonl" in capsys.readouterr().err
+
+
+def test_runs_on_other_seeds_are_pooled_deal_by_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    runs = [str(ARENA / f"round-kozel-ismctsfit100-greedy-s{seed}.jsonl") for seed in (20, 21)]
+    paired = benchmark_script("arena_paired")
+    assert paired.main(["--pool", *runs]) == 0
+    assert capsys.readouterr().out.startswith(
+        "kozel-4 ismcts-fit:100 vs greedy (2 runs): 400 deals, 800 games;"
+    )
+
+
+def test_the_same_deals_or_other_bots_are_not_pooled() -> None:
+    paired = benchmark_script("arena_paired")
+    run = str(ARENA / "round-kozel-ismctsfit100-greedy-s20.jsonl")
+    with pytest.raises(SystemExit, match="share seed 20: the same deals"):
+        paired.main(["--pool", run, run])
+    other = str(ARENA / "round-kozel-ismctsstyle100-greedy-s20.jsonl")
+    with pytest.raises(SystemExit, match="another game or other bots: not pooled"):
+        paired.main(["--pool", run, other])

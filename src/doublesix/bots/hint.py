@@ -13,10 +13,10 @@ Where ``expert`` has a network of the others' choices for the game kind
 (``choice_net.expert_model``: the network, and the styles the seats showed
 in the rounds before); elsewhere by the 2026 expert's own pips-only model.
 Single rounds of a player who always takes the hint (``hint-net`` against
-``hint-2026``, ``benchmarks/arena_variants.py``): the network's weighing wins
-1.25 ± 0.88 points a round in 2-player Draw and is even in Kozel, but
-``expert``'s fallback without a network, its fitted logit, loses 1.10 ± 0.61
-in 4-player Block (README: "Bots").
+``hint-2026``, ``benchmarks/arena_variants.py``, two seeds' 800 deals): the
+network's weighing wins 0.85 ± 0.61 points a round in 2-player Draw and is
+even in Kozel (one seed), but ``expert``'s fallback without a network, its
+fitted logit, loses 0.68 ± 0.42 in 4-player Block (README: "Bots").
 
 The moves are ranked by the expected points, the one figure a player is
 shown (the hint's "about 4.2 points", the review's loss: the best move's
