@@ -98,10 +98,10 @@ def main() -> None:
         truth = m.game.round.hands
         seed = args.seed * 10_000 + m.round
         sims = [simulated(rules, m.game, m.k, s, args.simulate, seed, args.eps) for s in pool]
-        kept = [i for i, x in enumerate(sims) if x is not None]
+        kept = [(s, x) for s, x in zip(pool, sims, strict=True) if x is not None]
         dropped += len(pool) - len(kept)
-        pool = [pool[i] for i in kept]
-        sim = [sims[i] or 0.0 for i in kept]
+        pool = [s for s, _ in kept]
+        sim = [x for _, x in kept]
         right = [placed(s, truth, m.seat) for s in pool]
         uniform = [s.log_weight for s in pool]
         net = [m.judge.model.weigh(m.k, s)[0] for s in pool]
