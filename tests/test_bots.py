@@ -35,7 +35,6 @@ FAST = {
     "expert": 3.0,
     "expert-2026": 3.0,
     "expert-fit": 3.0,
-    "expert-race": 10.0,  # enough deals that its race drops moves
     "ismcts": 3.0,
     "ismcts-fit": 3.0,
     "ismcts-style": 3.0,
@@ -62,7 +61,6 @@ DECIDING = [
     "ismcts-net-style",
     "ismcts-net-style96",
     "ismcts-net-read",
-    "expert-race",
 ]
 """The levels that think about the hidden hands: each is tested for honesty and determinism."""
 
@@ -81,7 +79,7 @@ def fast_bot(name: str, seed: int) -> object:
 
 def test_registry_levels_and_measurement_only() -> None:
     assert {"random", "greedy", "medium", "pimc", "expert", "omniscient"} <= set(BOTS)
-    candidates = {"ismcts", "expert-fit", "ismcts-fit", "expert-race"}
+    candidates = {"ismcts", "expert-fit", "ismcts-fit"}
     candidates |= {"ismcts-style", "ismcts-style-play", "ismcts-net", "ismcts-net-style"}
     candidates |= {"ismcts-net-style96", "ismcts-net-read"}
     assert {"omniscient", *candidates} <= MEASUREMENT_BOTS

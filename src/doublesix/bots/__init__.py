@@ -8,12 +8,11 @@ determinised search, frozen as a yardstick) and the candidates (``ismcts``;
 ``ismcts-fit``, the expert before the network, and ``expert-fit`` and
 ``ismcts-style``/``ismcts-style-play``, which weigh deals by a fitted model of
 the others, ``fitted``; ``ismcts-net``, the expert under its earlier name, and
-``ismcts-net-style``/``ismcts-net-style96``, ``choice_net``; ``expert-race``,
-which stops valuing beaten moves, ``racing``) are for the arena only
+``ismcts-net-style``/``ismcts-net-style96``, ``choice_net``) are for the arena only
 (``MEASUREMENT_BOTS``); ``make_bot`` makes any of them.
 """
 
-from doublesix.bots import choice_net, expert, fitted, ismcts, medium, omniscient, pimc, racing
+from doublesix.bots import choice_net, expert, fitted, ismcts, medium, omniscient, pimc
 from doublesix.bots.base import BOTS, BUDGETS, MEASUREMENT_BOTS, Bot, make_bot, table_bots
 from doublesix.bots.hint import Hint, hint
 from doublesix.bots.simple import GreedyBot, RandomBot
@@ -35,6 +34,5 @@ __all__ = [
     "medium",
     "omniscient",
     "pimc",
-    "racing",
     "table_bots",
 ]
