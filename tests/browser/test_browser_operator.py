@@ -1,7 +1,8 @@
 """The site's operators' page (/operator): an account that the command line made an operator
 reads the reports players sent — who about whom, why, where, their words — silences the
 account reported for a day, and closes the report with a note; the closed ones show when
-asked. Anyone else is told that the page is not theirs."""
+asked. It closes an account (a ban: why, and the name typed again) from a report or by name,
+lists it and reopens it. Anyone else is told that the page is not theirs."""
 
 from __future__ import annotations
 
@@ -49,7 +50,8 @@ def test_an_operator_reads_silences_and_closes_a_report(
 ) -> None:
     _, db = site
     b_name, o_name, a_name = person_name("Ben"), person_name("Olga"), person_name("Anna")
-    register(new_context().new_page(), b_name, PASSWORD)
+    ben = new_context().new_page()
+    register(ben, b_name, PASSWORD)
     anna = new_context().new_page()
     as_guest(anna, a_name)
     made = anna.request.post(
@@ -57,7 +59,7 @@ def test_an_operator_reads_silences_and_closes_a_report(
     )
     assert made.status == 201, made.text()
 
-    olga = new_context(viewport={"width": 1000, "height": 700}).new_page()
+    olga = new_context(viewport={"width": 1000, "height": 900}).new_page()
     register(olga, o_name, PASSWORD)
     olga.goto("/operator")
     olga.locator("#operator .card", has_text="This page is for the site's operators.").wait_for()
@@ -75,7 +77,29 @@ def test_an_operator_reads_silences_and_closes_a_report(
     assert item.locator(".report-text").inner_text() == "rude <b>twice</b>"  # text, not HTML
     assert item.locator(".report-text b").count() == 0
     check_page(olga, "en")
+
+    # A ban from the report: why, and the name typed again, before it may be sent.
+    item.locator("button.ban").click()
+    step = item.locator(".ban-step")
+    step.wait_for()
+    assert item.locator("button.ban").is_disabled()  # while its step is open
+    assert step.locator(".ban-what").inner_text().startswith(f"Close {b_name}'s account: ")
+    submit = step.locator("button.ban-submit")
+    assert submit.inner_text() == f"Close {b_name}'s account" and submit.is_disabled()
+    step.locator("input.ban-reason").fill("spam in every chat")
+    step.locator("input.ban-confirm").fill(b_name[:-1])
+    assert submit.is_disabled()  # not the name yet
+    assert step.locator("input.ban-confirm").get_attribute("placeholder") == (
+        f"Type {b_name} to confirm"
+    )
+    step.locator("input.ban-confirm").fill(b_name.lower())  # the name, in any case
+    assert submit.is_enabled()
+    check_page(olga, "en")
     olga.screenshot(path=str(screenshots / "operator.png"))
+    step.locator("button.ban-cancel").click()  # not now: nothing was sent
+    step.wait_for(state="detached")
+    assert item.locator("button.ban").is_enabled()
+    assert olga.locator("#banned p", has_text="No account is closed.").count() == 1
 
     assert item.locator(".silence-length").input_value() == "24"  # a day, unless chosen
     with olga.expect_response("**/api/operator/silence") as silenced:
@@ -112,9 +136,22 @@ def test_an_operator_reads_silences_and_closes_a_report(
     assert "report #1 · silenced for a day" in entries.nth(0).inner_text()
     assert entries.nth(2).inner_text().endswith(" · report 1")  # until when, and why
 
+    olga.fill("#log-name", b_name[:5].lower())  # the beginning of a name will do
+    olga.click("#operator-log .log-search button[type=submit]")
+    olga.wait_for_function(
+        "() => document.querySelectorAll('#operator-log .log-entry').length === 3"
+    )
+    assert entries.locator(".log-what").all_inner_texts() == [
+        f"{o_name} closed a report about {b_name}",
+        f"{o_name} lifted {b_name}'s silence",
+        f"{o_name} silenced {b_name}",
+    ]
     olga.fill("#log-name", a_name)  # what was done by or about one name: nothing about Anna
     olga.click("#operator-log .log-search button[type=submit]")
-    olga.locator("#operator-log p", has_text=f"Nothing was done by or about {a_name}.").wait_for()
+    olga.locator(
+        "#operator-log p",
+        has_text=f"Nothing was done by or about a name that begins with {a_name}.",
+    ).wait_for()
     olga.fill("#log-name", b_name.upper())  # an account's name, in any case
     olga.click("#operator-log .log-search button[type=submit]")
     olga.wait_for_function("() => document.querySelectorAll('#operator-log .log-entry').length")
@@ -204,3 +241,80 @@ def test_an_operator_removes_a_table_chat_message(new_context: Any, site: tuple[
     olga.reload()
     olga.locator("#chat-list .chat-line", has_text="anyone for a game?").wait_for()
     assert "something vile" not in olga.inner_text("#chat-list")
+
+
+def test_an_operator_closes_an_account_by_name_and_from_a_report_and_reopens_it(
+    new_context: Any, site: tuple[str, Path]
+) -> None:
+    """A ban takes effect at once (the player's browser is logged out), is listed with who
+    closed the account, when and why, and is in the operators' log; "Reopen" ends it."""
+    _, db = site
+    b_name, o_name, a_name = person_name("Ben"), person_name("Olga"), person_name("Anna")
+    ben = new_context().new_page()
+    register(ben, b_name, PASSWORD)
+    olga = new_context(viewport={"width": 1000, "height": 900}).new_page()
+    register(olga, o_name, PASSWORD)
+    account_command(db, "operator", o_name)
+    olga.goto("/operator")
+    form = olga.locator("#banned .ban-by-name")
+    form.wait_for()
+
+    olga.fill("#ban-name", b_name)  # nobody reported Ben: a ban by name
+    form.locator("button[type=submit]").click()
+    step = olga.locator("#banned .ban-step")
+    step.wait_for()
+    assert olga.locator("#ban-name").get_attribute("readonly") is not None
+    submit = step.locator("button.ban-submit")
+    step.locator("input.ban-confirm").fill(b_name.lower())  # in any case
+    assert submit.is_disabled()  # no reason yet
+    step.locator("input.ban-reason").fill("  spam after the silence ")
+    assert submit.is_enabled()
+    with olga.expect_response("**/api/operator/close") as banned:
+        submit.click()
+    assert banned.value.status == 200, banned.value.text()
+    assert banned.value.request.post_data_json == {
+        "name": b_name,
+        "reason": "spam after the silence",
+    }
+    olga.locator("#toasts .toast", has_text=f"{b_name}'s account is closed.").wait_for()
+    listed = olga.locator(f"#banned li[data-name='{b_name}']")
+    listed.wait_for()  # drawn with the log, after both were read again
+    assert listed.locator(".banned-when").inner_text().startswith("closed ")
+    assert listed.locator(".banned-when").inner_text().endswith(f" by {o_name}")
+    assert listed.locator(".banned-reason").inner_text() == "spam after the silence"
+    entries = olga.locator("#operator-log .log-entry")
+    assert entries.first.locator(".log-what").inner_text() == f"{o_name} closed {b_name}'s account"
+    assert entries.first.inner_text().endswith(" · spam after the silence")
+    assert ben.request.get("/api/me").json() == {"player": None}  # logged out at once
+    check_page(olga, "en")
+
+    listed.locator("button.reopen").click()
+    olga.locator("#toasts .toast", has_text=f"{b_name}'s account is open again.").wait_for()
+    olga.locator("#banned p", has_text="No account is closed.").wait_for()
+    assert listed.count() == 0
+    assert entries.first.locator(".log-what").inner_text() == (
+        f"{o_name} reopened {b_name}'s account"
+    )
+
+    anna = new_context().new_page()  # now a report, and a ban from it
+    as_guest(anna, a_name)
+    made = anna.request.post("/api/reports", data={"name": b_name, "reason": "cheating"})
+    assert made.status == 201, made.text()
+    olga.reload()
+    item = olga.locator("#reports .report-item").first
+    item.locator("button.ban").click()
+    step = item.locator(".ban-step")
+    step.locator("input.ban-reason").fill("stalls every game")
+    step.locator("input.ban-confirm").fill(b_name)
+    step.locator("button.ban-submit").click()
+    closed_now = item.locator(".closed-now")  # the report says so, and offers no ban
+    closed_now.wait_for()
+    assert closed_now.inner_text().startswith(f"{b_name}'s account was closed ")
+    assert item.locator("button.ban, button.silence").count() == 0
+    listed.locator(".banned-reason", has_text="stalls every game").wait_for()
+    login = ben.request.post("/api/session", data={"name": b_name, "password": PASSWORD})
+    assert (login.status, login.json()["code"]) == (403, "closed")
+    switch_to_russian = olga.locator(".lang-switch button[data-lang='ru']")
+    switch_to_russian.click()
+    olga.locator("#banned h2", has_text="Закрыты администраторами").wait_for()
+    check_page(olga, "ru")

@@ -102,7 +102,7 @@ def test_a_player_closes_their_account(client: TestClient) -> None:
 
     accounts = client.app.state.server.accounts  # type: ignore[attr-defined]
     assert client.portal is not None
-    assert client.portal.call(accounts.reopen, "anna") == "Anna"  # the operator's, if asked
+    assert client.portal.call(accounts.reopen, "anna") == ("Anna", True)  # if asked
     assert log_in(client, "Anna").status_code == 200
     assert sorted(ranked(client)) == ["Anna", "Boris"] and found(client, "an") == ["Anna"]
 
@@ -144,7 +144,7 @@ def test_the_operator_closes_and_reopens_an_account(  # on SQLite; reopen on bot
     stack.close()
     assert log_in(client, "Anna").json()["code"] == "closed"
     assert ranked(client) == []
-    assert account("close", "Anna")[0] == 0  # again: nothing changes
+    assert account("close", "Anna") == (0, "Anna was closed already; nothing changed\n", "")
     code, out, err = account("reopen", "nobody")
     assert (code, out) == (1, "") and "no account is named 'nobody'" in err
     assert account("reopen", "ANNA") == (0, "Anna is open again\n", "")

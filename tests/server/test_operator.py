@@ -1,25 +1,41 @@
 """The site's operators on the web (``routes/operator.py``): only accounts the command line
-made operators (``doublesix account operator NAME``) read and close the reports and silence
-an account; anyone else is refused, and what is refused changes nothing."""
+made operators (``doublesix account operator NAME``) read and close the reports, silence an
+account and close one (a ban) or reopen it; anyone else is refused, and what is refused
+changes nothing."""
 
 from __future__ import annotations
 
 import random
 from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from redis.asyncio import Redis
+from sqlalchemy.dialects.postgresql import asyncpg
 
-from doublesix.server import schema
+from doublesix.server import moderation_log, schema
 from doublesix.server.lobby_chat import HISTORY, RedisHistory, message
 from doublesix.server.moderation import appoint
+from doublesix.server.moderation_log import Act
 from doublesix.table.model import JSON
 
-from .server_helpers import Command, Socket, TestClient, guest, human_table, play_out, run_async
+from .server_helpers import (
+    BOTH,
+    Command,
+    Socket,
+    TestClient,
+    guest,
+    human_table,
+    play_out,
+    run_async,
+)
 from .site_helpers import REDIS, require_services
 from .test_accounts import register, rows
 from .test_lobby_socket import Lobby, as_player, name
 from .test_lobby_socket import register as lobby_register
+from .test_store import _store
 
 
 @pytest.fixture
@@ -64,6 +80,7 @@ def test_an_operator_reads_closes_and_silences(client: TestClient, account: Comm
         "closed_at": None,
         "note": None,
         "silenced": None,
+        "account_closed": None,
     }
 
     for body, status, field in [
@@ -289,7 +306,271 @@ def test_the_operators_log_a_page_at_a_time_and_by_name(
     assert pages() == acts[::-1]
     assert pages(name="BORIS") == [("Olga", "Boris"), ("Pia", "Boris")]  # an account, any case
     assert pages(name="pia") == [("Pia", "Ben"), ("Pia", "Boris")]  # by the operator too
+    assert pages(name="bo") == [("Olga", "Boris"), ("Pia", "Boris")]  # a name's beginning
+    assert pages(name="B") == acts[::-1]  # every page of them, two at a time
     assert pages(name="Nobody") == []
     for params in ({"before": "0"}, {"before": "x"}, {"name": ""}, {"name": "x" * 65}):
         refused = client.get("/api/operator/log", params=params)
         assert refused.status_code == 422, params
+
+
+def store_of(client: TestClient) -> Any:
+    return client.app.state.server.store  # type: ignore[attr-defined]
+
+
+def appoint_on(client: TestClient, *names: str) -> None:
+    assert client.portal is not None
+    for operator in names:
+        client.portal.call(lambda o=operator: appoint(store_of(client), o, operator=True))
+
+
+def account_row(client: TestClient, name: str) -> Any:
+    [row] = [a for a in rows(client, schema.accounts) if a.name == name]
+    return row
+
+
+@BOTH
+def test_an_operator_closes_an_account_and_reopens_it(client: TestClient) -> None:
+    """A ban on the web: with a reason, at once (sessions, login, chat), in the operators'
+    log and in the list of closed accounts; a second one changes nothing, and a reopen
+    undoes it. Everything refused leaves every account as it was."""
+    for account_name in ("Ben", "Olga", "Pia", "Carl"):
+        client.cookies.clear()
+        register(client, account_name, "a long enough password")
+    appoint_on(client, "Olga", "Pia")
+    client.cookies.clear()
+    guest(client, "Anna")
+    r = client.post("/api/reports", json={"name": "Ben", "reason": "spam"})
+    assert r.status_code == 201, r.text
+    as_account(client, "Carl")  # Carl closes his own account: no ban, not listed
+    assert client.post(
+        "/api/account/close", json={"password": "a long enough password"}
+    ).json() == {"player": None}
+    as_account(client, "Ben")
+    bens_browser = dict(client.cookies)
+    ban = {"name": "Ben", "reason": "spam in every chat"}
+
+    with ExitStack() as stack:
+        lobby = Lobby(client, stack, bens_browser)  # Ben in the lobby when banned
+        refused = client.post("/api/operator/close", json=ban)  # a player, himself
+        assert (refused.status_code, refused.json()["code"]) == (403, "operator")
+        client.cookies.clear()
+        guest(client, "Gina")
+        assert client.post("/api/operator/close", json=ban).json()["code"] == "operator"
+        assert client.get("/api/operator/closed").status_code == 403
+        assert client.post("/api/operator/reopen", json={"name": "Carl"}).status_code == 403
+        client.cookies.clear()
+        nobody = client.post("/api/operator/close", json=ban)
+        assert (nobody.status_code, nobody.json()["code"]) == (401, "no_guest")
+
+        as_account(client, "Olga")
+        for body, status, field in [
+            ({"name": "Ben"}, 422, "reason"),
+            ({"name": "Ben", "reason": ""}, 422, "reason"),
+            ({"name": "Ben", "reason": " \t\n "}, 422, "reason"),
+            ({"name": "Ben", "reason": "x" * 201}, 422, "reason"),
+            ({"name": "Ben", "reason": None}, 422, "reason"),
+            ({"reason": "spam"}, 422, "name"),
+            ({"name": "", "reason": "spam"}, 422, "name"),
+            ({"name": "Nobody", "reason": "spam"}, 404, "name"),
+            ({"name": "0LGA", "reason": "spam"}, 422, "name"),  # herself, as names compare
+            ({"name": "pia", "reason": "spam"}, 409, "name"),  # an operator: the command's
+        ]:
+            r = client.post("/api/operator/close", json=body)
+            assert (r.status_code, r.json()["field"]) == (status, field), (body, r.text)
+        assert (
+            client.post("/api/operator/close", json={"name": "olga", "reason": "x"}).json()["code"]
+            == "self"
+        )
+        assert (
+            client.post("/api/operator/close", json={"name": "Pia", "reason": "x"}).json()["code"]
+            == "operator_account"
+        )
+        assert [(a.name, a.closed_by) for a in rows(client, schema.accounts) if a.closed_at] == [
+            ("Carl", "player")
+        ]
+        assert client.get("/api/operator/log").json()["log"] == []
+        assert client.get("/api/operator/closed").json() == {"closed": []}
+        ben_id = account_row(client, "Ben").player_id
+        assert ben_id in {s.player_id for s in rows(client, schema.sessions)}  # logged in
+        assert (
+            client.post("/api/operator/reopen", json={"name": "Nobody"}).json()["field"] == "name"
+        )
+
+        banned = client.post("/api/operator/close", json=ban | {"name": "bEn", "reason": " spam "})
+        assert banned.status_code == 200, banned.text
+        assert banned.json() == {"name": "Ben", "already": False}
+        ben = account_row(client, "Ben")
+        assert (ben.closed_by, ben.closed_at is not None) == ("operator", True)
+        assert ben_id not in {s.player_id for s in rows(client, schema.sessions)}
+        lobby.ws.send_json({"type": "chat", "text": "still here?"})  # his socket is still open
+        said = lobby.next("error")
+        assert (said["code"], said["field"]) == ("chat", "closed")  # at once
+    [logged] = client.get("/api/operator/log").json()["log"]
+    assert (logged["operator"], logged["act"], logged["name"]) == ("Olga", "close", "Ben")
+    assert logged["detail"] == {"reason": "spam"}  # trimmed
+    closed = {"name": "Ben", "at": ben.closed_at, "operator": "Olga", "reason": "spam"}
+    assert client.get("/api/operator/closed").json() == {"closed": [closed]}  # not Carl
+    [report] = client.get("/api/operator/reports").json()["reports"]
+    assert report["name"] == "Ben" and report["account_closed"] == ben.closed_at
+
+    again = client.post("/api/operator/close", json={"name": "BEN", "reason": "once more"})
+    assert again.json() == {"name": "Ben", "already": True}  # closed already: nothing changes
+    assert account_row(client, "Ben").closed_at == ben.closed_at
+    assert len(client.get("/api/operator/log").json()["log"]) == 1
+    assert client.get("/api/operator/closed").json() == {"closed": [closed]}
+
+    client.cookies.clear()
+    for key, value in bens_browser.items():
+        client.cookies.set(key, value)
+    assert client.get("/api/me").json() == {"player": None}  # his session ended
+    login = client.post("/api/session", json={"name": "Ben", "password": "a long enough password"})
+    assert (login.status_code, login.json()["code"]) == (403, "closed")
+
+    as_account(client, "Pia")  # another operator ends the ban
+    assert client.post("/api/operator/reopen", json={"name": "ben"}).json() == {
+        "name": "Ben",
+        "already": False,
+    }
+    assert client.post("/api/operator/reopen", json={"name": "Ben"}).json() == {
+        "name": "Ben",
+        "already": True,
+    }
+    log = client.get("/api/operator/log").json()["log"]
+    assert [(e["operator"], e["act"], e["name"]) for e in log] == [
+        ("Pia", "reopen", "Ben"),
+        ("Olga", "close", "Ben"),
+    ]
+    assert client.get("/api/operator/closed").json() == {"closed": []}
+    assert client.get("/api/operator/reports").json()["reports"][0]["account_closed"] is None
+    as_account(client, "Ben")  # logs in again
+    assert client.get("/api/me").json()["player"]["name"] == "Ben"
+
+
+def test_the_closed_list_reads_each_ban_s_latest_reason(
+    client: TestClient, account: Command
+) -> None:
+    """A ban of the command line has its reason (``--reason``) or none, and no operator; a
+    ban after a reopen shows its own reason, not the first one's."""
+    for account_name in ("Ben", "Boris", "Olga"):
+        client.cookies.clear()
+        register(client, account_name, "a long enough password")
+    assert account("operator", "Olga")[0] == 0
+    assert account("close", "boris") == (
+        0,
+        "Boris is closed: no login, no page, no rank; the name stays taken\n",
+        "",
+    )
+    assert account("close", "Boris", "--reason", "cheats") == (
+        0,
+        "Boris was closed already; nothing changed\n",
+        "",
+    )
+    code, out, err = account("close", "Ben", "--reason", "x" * 201)
+    assert (code, out) == (2, "") and "--reason: at most 200 characters" in err
+    as_account(client, "Olga")
+    for reason in ("first", "second"):
+        r = client.post("/api/operator/close", json={"name": "Ben", "reason": reason})
+        assert r.json() == {"name": "Ben", "already": False}, r.text
+        if reason == "first":
+            assert client.post("/api/operator/reopen", json={"name": "Ben"}).status_code == 200
+    shown = client.get("/api/operator/closed").json()["closed"]
+    assert [(c["name"], c["operator"], c["reason"]) for c in shown] == [
+        ("Ben", "Olga", "second"),  # the latest first
+        ("Boris", None, None),
+    ]
+    assert shown[0]["at"] >= shown[1]["at"]
+    acts = [
+        (e["operator"], e["act"], e["name"]) for e in client.get("/api/operator/log").json()["log"]
+    ]
+    assert acts == [
+        ("Olga", "close", "Ben"),
+        ("Olga", "reopen", "Ben"),
+        ("Olga", "close", "Ben"),
+        (None, "close", "Boris"),  # once: the second command changed nothing
+        (None, "appoint", "Olga"),
+    ]
+    assert account("reopen", "boris") == (0, "Boris is open again\n", "")
+    assert account("reopen", "Boris") == (0, "Boris was open; nothing changed\n", "")
+    assert account("close", "Boris", "--reason", "  cheats ")[0] == 0
+    [boris] = [
+        c for c in client.get("/api/operator/closed").json()["closed"] if c["name"] == "Boris"
+    ]
+    assert (boris["operator"], boris["reason"]) == (None, "cheats")
+
+
+@BOTH
+def test_the_operators_log_finds_names_by_their_beginning(client: TestClient) -> None:
+    """A name looked for in the log is the beginning of one: an account's in any case and
+    look-alikes folded, a guest's in any case; ``%`` and ``_`` are letters, not wildcards."""
+    for account_name in ("Ben", "Boris", "Bogdan", "B_rt", "Bxrt", "Olga"):
+        client.cookies.clear()
+        register(client, account_name, "a long enough password")
+    appoint_on(client, "Olga")
+    as_account(client, "Olga")
+    for silenced in ("Ben", "Boris", "Bogdan", "B_rt", "Bxrt"):
+        assert client.post("/api/operator/silence", json={"name": silenced}).status_code == 200
+    assert client.portal is not None
+    for sender in ("50%off", "500ff", "Gina_x", "Ginax"):  # guests' removed messages
+        client.portal.call(
+            lambda s=sender: moderation_log.write(
+                store_of(client), 1.0, "Olga", Act.UNCHAT, s, table=None, text="vile"
+            )
+        )
+
+    def about(name: str) -> list[str]:
+        answer = client.get("/api/operator/log", params={"name": name})
+        assert answer.status_code == 200, answer.text
+        return [e["name"] for e in answer.json()["log"]]
+
+    assert about("bo") == ["Bogdan", "Boris"]
+    assert about("BO") == about("bO") == ["Bogdan", "Boris"]
+    assert about("b0r") == ["Boris"]  # look-alikes fold, as names are compared
+    assert about("b") == ["Bxrt", "B_rt", "Bogdan", "Boris", "Ben"]
+    assert about("b_") == ["B_rt"]  # not Bxrt: "_" is no wildcard
+    assert about("B%") == []
+    assert about("50%") == ["50%off"]  # not 500ff
+    assert about("gina_") == ["Gina_x"]
+    assert about("GI") == ["Ginax", "Gina_x"]
+    assert about("benjamin") == []
+    everything = about("ol")  # by Olga: all of it
+    assert len(everything) == 9 and about("0L") == everything
+    assert about("%") == about("_") == []
+
+
+def test_the_log_looks_for_a_name_in_a_range_of_the_name_index(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """On PostgreSQL under a collation that is not C, the accounts whose names begin with
+    the letters looked for (an escaped ``_`` among them) are a range of the pattern index,
+    as "Find a player" reads them, and the log is read by its key, the latest first."""
+    store = _store("postgres", tmp_path, request)
+    m = schema.moderation_log
+    query = (
+        sa.select(m)
+        .where(moderation_log.naming("b_r"))
+        .order_by(m.c.id.desc())
+        .limit(101)
+        .compile(dialect=asyncpg.dialect(), compile_kwargs={"literal_binds": True})
+    )
+
+    async def plan() -> str:
+        await store.migrate()
+        try:
+            async with store.writing() as conn:
+                await conn.execute(
+                    sa.text(
+                        "ALTER TABLE accounts ALTER COLUMN name_key"
+                        ' TYPE varchar(24) COLLATE "en-US-x-icu"'
+                    )
+                )
+            async with store.engine.connect() as conn:
+                await conn.execute(sa.text("SET enable_seqscan = off"))  # tables of no rows
+                rows = await conn.execute(sa.text(f"EXPLAIN {query}"))
+                return "\n".join(str(row[0]) for row in rows)
+        finally:
+            await store.close()
+
+    shown = run_async(plan())
+    assert "ix_accounts_name_key_pattern" in shown and "~>=~" in shown, shown
+    assert "moderation_log_pkey" in shown, shown

@@ -9,12 +9,13 @@ running, and every process of a site sees the change at once.
   account ends: a browser logged in with the old password is logged out.
 - ``silence NAME [--hours H] [--reason TEXT]``: the account's chat messages are refused, in
   the lobby and at every table, for H hours or until lifted; ``unsilence NAME`` lifts it.
-- ``close NAME``: a ban. The account logs in no more and its sessions end; its page and its
-  ranks go, its name stays taken (``Accounts``). ``reopen NAME`` lets it log in again, and
-  reopens an account its player closed, if they ask.
+- ``close NAME [--reason TEXT]``: a ban. The account logs in no more and its sessions end;
+  its page and its ranks go, its name stays taken (``Accounts``). ``reopen NAME`` lets it log
+  in again, and reopens an account its player closed, if they ask. The operators do both on
+  the web too (``/operator``), but for an operator's account: that is this command's.
 - ``operator NAME [--revoke]``: the account becomes one of the site's operators, who read and
-  close the reports and silence accounts on the web (``/operator``); ``--revoke`` undoes it.
-  Only this command makes an operator.
+  close the reports, silence and close accounts on the web (``/operator``); ``--revoke``
+  undoes it. Only this command makes an operator.
 """
 
 from __future__ import annotations
@@ -66,6 +67,9 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     close = tasks.add_parser(
         "close", help="close the account NAME (a ban): no login, no page, no rank; name kept"
     )
+    close.add_argument(
+        "--reason", default=None, help="why, kept in the operators' log (/operator shows it)"
+    )
     reopen = tasks.add_parser("reopen", help="let the closed account NAME log in again")
     operator = tasks.add_parser(
         "operator", help="make the account NAME one of the site's operators (/operator)"
@@ -114,15 +118,27 @@ def run(args: argparse.Namespace) -> int:
         name = on_site(args.db, logged(Act.UNSILENCE, lambda s: moderation.lift(s, args.name)))
         print(f"{name} may chat again")
     elif args.task == "close":
-        closing = logged(
-            Act.CLOSE, lambda s: Accounts(s, clock=time.time).close_by_operator(args.name)
+        if args.reason is not None and not args.reason.strip():
+            raise UsageError("--reason: say why, or leave it out")
+        if args.reason is not None and len(args.reason) > moderation.REASON_MAX:
+            raise UsageError(f"--reason: at most {moderation.REASON_MAX} characters")
+        reason = None if args.reason is None else args.reason.strip()
+        closing = logged_if_changed(
+            Act.CLOSE,
+            lambda s: Accounts(s, clock=time.time).close_by_operator(args.name),
+            reason=reason,
         )
-        name = on_site(args.db, closing)
-        print(f"{name} is closed: no login, no page, no rank; the name stays taken")
+        name, closed = on_site(args.db, closing)
+        if closed:
+            print(f"{name} is closed: no login, no page, no rank; the name stays taken")
+        else:
+            print(f"{name} was closed already; nothing changed")
     elif args.task == "reopen":
-        reopening = logged(Act.REOPEN, lambda s: Accounts(s, clock=time.time).reopen(args.name))
-        name = on_site(args.db, reopening)
-        print(f"{name} is open again")
+        reopening = logged_if_changed(
+            Act.REOPEN, lambda s: Accounts(s, clock=time.time).reopen(args.name)
+        )
+        name, opened = on_site(args.db, reopening)
+        print(f"{name} is open again" if opened else f"{name} was open; nothing changed")
     else:
         on = not args.revoke
         act = Act.APPOINT if on else Act.REVOKE
@@ -145,6 +161,22 @@ def logged(
         name = done[0] if isinstance(done, tuple) else done
         await moderation_log.write(store, time.time(), None, act, str(name), **detail)
         return done
+
+    return run
+
+
+def logged_if_changed(
+    act: Act, task: Callable[[SqlStore], Awaitable[tuple[str, bool]]], **detail: Any
+) -> Callable[[SqlStore], Awaitable[tuple[str, bool]]]:
+    """``logged``, for a task that answers its account's name and whether it changed
+    anything: no entry when it did not (a closed account closed again)."""
+    from doublesix.server import moderation_log
+
+    async def run(store: SqlStore) -> tuple[str, bool]:
+        name, changed = await task(store)
+        if changed:
+            await moderation_log.write(store, time.time(), None, act, name, **detail)
+        return name, changed
 
     return run
 

@@ -10,11 +10,11 @@ only its SHA-256 (``sessions.id``), so a copy of the database logs nobody
 in. A guest who registers becomes the account: the account's player id is
 the guest's, which the guest's seats hold, and the guest's row goes.
 
-An account is closed by its player (with its password) or by the operator
-(``doublesix account close``, a ban): its sessions end and it logs in no more,
-its follows and blocks go both ways, its page and its ranks go; its name
-stays taken, so that no one else plays under it, and its games stay in the
-records of the others who played them. Only the operator reopens one.
+An account is closed by its player (with its password) or by one of the site's
+operators (a ban: ``doublesix account close`` or ``/operator``): its sessions end and it
+logs in no more, its follows and blocks go both ways, its page and its ranks go; its name
+stays taken, so that no one else plays under it, and its games stay in the records of the
+others who played them. Only an operator reopens one.
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ FORGET_EVERY_SECONDS = 6 * 3600.0
 """How often the server deletes the expired sessions (besides each login's own)."""
 HASHING_AT_ONCE = 2
 """Passwords hashed or checked at the same time (the others wait)."""
+CLOSED_SHOWN = 200
+"""Closed accounts the operators' page lists at most, the latest closed first."""
 
 
 def session_key(secret: str) -> str:
@@ -66,6 +68,15 @@ class Closer(StrEnum):
 
     PLAYER = "player"
     OPERATOR = "operator"
+
+
+@dataclass(frozen=True)
+class Closed:
+    """A closed account: its name as registered, when and by whom it was closed."""
+
+    name: str
+    at: float
+    by: Closer
 
 
 @dataclass(frozen=True)
@@ -143,7 +154,9 @@ class Accounts:
         a = schema.accounts
         async with self.store.engine.connect() as conn:
             row = (await conn.execute(sa.select(a).where(a.c.name_key == name_key(name)))).first()
-        return None if row is None else Guest(row.player_id, row.name, row.created_at, True)
+        if row is None:
+            return None
+        return Guest(row.player_id, row.name, row.created_at, True, row.operator)
 
     async def names(self, player_ids: Collection[str]) -> dict[str, str]:
         """The account name of each of ``player_ids`` that is an account's (guests and bots
@@ -271,36 +284,63 @@ class Accounts:
             raise AccountError(Refusal.NO_ACCOUNT, f"no account is named {name!r}", "name")
         return row.player_id, row.name, row.closed_at
 
-    async def close_by_operator(self, name: str) -> str:
+    async def close_by_operator(self, name: str) -> tuple[str, bool]:
         """The operator closes the account ``name`` (any case): a ban. Its name as
-        registered; closing a closed account changes nothing."""
-        player_id, spelled, closed_at = await self._named(name)
-        if closed_at is None:
-            await self._close(player_id, Closer.OPERATOR)
-        return spelled
+        registered, and whether this closed it: closing a closed account changes nothing."""
+        player_id, spelled, _ = await self._named(name)
+        return spelled, await self._close(player_id, Closer.OPERATOR)
 
-    async def reopen(self, name: str) -> str:
+    async def reopen(self, name: str) -> tuple[str, bool]:
         """The operator reopens the closed account ``name``: it logs in again (the follows
-        it had are gone). Its name as registered."""
+        it had are gone). Its name as registered, and whether it was closed: reopening an
+        open account changes nothing."""
         player_id, spelled, _ = await self._named(name)
         a = schema.accounts
         async with self.store.writing() as conn:
-            await conn.execute(
+            opened = await conn.execute(
                 a.update()
-                .where(a.c.player_id == player_id)
+                .where(a.c.player_id == player_id, a.c.closed_at.is_not(None))
                 .values(closed_at=None, closed_by=None, updated_at=self.clock())
             )
-        return spelled
+        return spelled, opened.rowcount == 1
 
-    async def _close(self, player_id: str, by: Closer) -> None:
+    async def closed(
+        self,
+        *,
+        by: Closer | None = None,
+        names: Collection[str] | None = None,
+        limit: int = CLOSED_SHOWN,
+    ) -> list[Closed]:
+        """The closed accounts, the latest closed first: only those ``by`` closed, and of
+        ``names`` (as registered), if given; at most ``limit``."""
+        a = schema.accounts
+        query = (
+            sa.select(a.c.name, a.c.closed_at, a.c.closed_by)
+            .where(a.c.closed_at.is_not(None))
+            .order_by(a.c.closed_at.desc())
+            .limit(limit)
+        )
+        if by is not None:
+            query = query.where(a.c.closed_by == by.value)
+        if names is not None:
+            query = query.where(a.c.name.in_(list(names)))
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [Closed(row.name, row.closed_at, Closer(row.closed_by)) for row in rows]
+
+    async def _close(self, player_id: str, by: Closer) -> bool:
+        """Close the open account ``player_id`` (see the module); whether it was open (a
+        closed one stays as it was: who closed it, when)."""
         a, s, f, b = schema.accounts, schema.sessions, schema.follows, schema.blocks
         now = self.clock()
         async with self.store.writing() as conn:
-            await conn.execute(
+            closing = await conn.execute(
                 a.update()
-                .where(a.c.player_id == player_id)
+                .where(a.c.player_id == player_id, a.c.closed_at.is_(None))
                 .values(closed_at=now, closed_by=by.value, updated_at=now)
             )
+            if closing.rowcount != 1:
+                return False
             await conn.execute(s.delete().where(s.c.player_id == player_id))
             await conn.execute(
                 f.delete().where(sa.or_(f.c.follower_id == player_id, f.c.followed_id == player_id))
@@ -308,6 +348,7 @@ class Accounts:
             await conn.execute(
                 b.delete().where(sa.or_(b.c.player_id == player_id, b.c.blocked_id == player_id))
             )
+        return True
 
     async def _replace(self, player_id: str, hashed: str, keep: str | None = None) -> int:
         """Store the account's new password hash and end its sessions (all but the session of

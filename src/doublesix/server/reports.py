@@ -2,8 +2,9 @@
 chat, cheated or stalled, spammed, or something else, with a few words and the table.
 
 The operator reads the open reports and closes each with a note (``doublesix reports``), and
-acts with ``doublesix account silence`` or ``close``. A reporter has one open report about an
-account at a time and makes at most ``PER_DAY`` a day, so a report is worth reading.
+acts with ``doublesix account silence`` or ``close`` — or does all of it on the web
+(``/operator``). A reporter has one open report about an account at a time and makes at most
+``PER_DAY`` a day, so a report is worth reading.
 """
 
 from __future__ import annotations

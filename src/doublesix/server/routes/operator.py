@@ -1,8 +1,13 @@
 """The site's operators on the web (``/operator``): the reports players sent, to read and
-close, a silence for an account, and a chat message removed, from the lobby or a table.
-Every route is an operator's only (``OperatorDep``); ``doublesix account operator NAME``
-makes one, and closing an account stays a command's (``doublesix account close``): a ban is
-not a click.
+close, a silence for an account, a ban (the account closed, as ``doublesix account close``
+does) and its end, and a chat message removed, from the lobby or a table. Every route is an
+operator's only (``OperatorDep``); ``doublesix account operator NAME`` makes one.
+
+A ban is deliberate: it takes a reason, kept in the operators' log (the list of closed
+accounts reads it there), and the page asks for the account's name again before it sends
+one. An operator closes neither their own account here nor another operator's: only the
+command line makes and unmakes operators, so one operator's account, taken over or not,
+cannot lock the others out (``doublesix account operator NAME --revoke``, then a ban).
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
 from doublesix.server import moderation, moderation_log, reports
-from doublesix.server.account_names import AccountError
+from doublesix.server.account_names import AccountError, Refusal
+from doublesix.server.accounts import Closed, Closer
 from doublesix.server.deps import OperatorDep, Server, ServerDep, not_found
 from doublesix.server.errors import CommandError
 from doublesix.server.moderation_log import Act
@@ -41,20 +47,31 @@ class NameIn(BaseModel):
     name: str = Field(min_length=1, max_length=64)
 
 
-def report_json(report: reports.Report, silenced: JSON | None = None) -> dict[str, Any]:
+class BanIn(BaseModel):
+    name: str = Field(min_length=1, max_length=64)
+    reason: str = Field(max_length=moderation.REASON_MAX)
+    """Why: required (a ban is deliberate), kept in the operators' log."""
+
+
+def report_json(
+    report: reports.Report, silenced: JSON | None = None, account_closed: float | None = None
+) -> dict[str, Any]:
     shown = dataclasses.asdict(report) | {"reason": report.reason.value}
-    return shown | {"silenced": silenced}
+    return shown | {"silenced": silenced, "account_closed": account_closed}
 
 
 @router.get("/reports")
 async def listed(srv: ServerDep, who: OperatorDep, closed: bool = False) -> dict[str, Any]:
     """``{"reports": [Report]}``: the open ones, oldest first (``closed``: every one), each
-    with the reported account's silence now (``{"since", "until"}``, or null)."""
+    with the reported account's silence now (``{"since", "until"}``, or null) and when it
+    was closed, if it is (by an operator or by its player)."""
     store = sql_store(srv)
     found = await reports.reports(store, closed=closed)
     now = srv.settings.clock()
-    silent = await moderation.silences(store, now, {r.name for r in found})
-    return {"reports": [report_json(r, silent.get(r.name)) for r in found]}
+    names = {r.name for r in found}
+    silent = await moderation.silences(store, now, names)
+    shut = {c.name: c.at for c in await srv.accounts.closed(names=names, limit=len(names))}
+    return {"reports": [report_json(r, silent.get(r.name), shut.get(r.name)) for r in found]}
 
 
 @router.post("/reports/{report_id}/close")
@@ -111,14 +128,86 @@ async def logged(
     before: Annotated[int | None, Query(ge=1)] = None,
 ) -> dict[str, Any]:
     """``{"log": [Logged], "more"}``: what the site's operators did, the latest first
-    (``moderation_log.SHOWN`` at most): before the entry ``before``, by or about ``name``,
-    if given; ``more``: whether there are older ones."""
+    (``moderation_log.SHOWN`` at most): before the entry ``before``, by or about a name that
+    begins with ``name``, if given; ``more``: whether there are older ones."""
     found, more = await moderation_log.latest(sql_store(srv), before=before, name=name)
     return {"log": [e.to_json() for e in found], "more": more}
 
 
+@router.post("/close")
+async def ban(body: BanIn, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
+    """``{"name", "already"}``: the account is closed, a ban (``Accounts``: no login, no
+    page, no rank, its sessions ended; its chat refused at once, ``ChatGate``), logged with
+    its reason; ``already``: it was closed before, and nothing changed (nor is logged)."""
+    reason = _reason(body.reason)
+    target = await srv.accounts.by_name(body.name)
+    if target is None:
+        raise _no_account(AccountError(Refusal.NO_ACCOUNT, f"no account is named {body.name!r}"))
+    if target.id == who.id:
+        raise CommandError(
+            "self", "you cannot close your own account here", field="name", status=422
+        )
+    if target.operator:
+        raise CommandError(
+            "operator_account",
+            f"{target.name} is one of the site's operators: only the command line closes an "
+            "operator's account (doublesix account operator NAME --revoke first)",
+            field="name",
+            status=409,
+        )
+    now = srv.settings.clock()
+    try:
+        name, closed = await srv.accounts.close_by_operator(target.name)
+    except AccountError as e:
+        raise _no_account(e) from None
+    if closed:
+        await moderation_log.write(sql_store(srv), now, who.name, Act.CLOSE, name, reason=reason)
+    return {"name": name, "already": not closed}
+
+
+def _reason(text: str) -> str:
+    """A ban's reason, its spaces around trimmed: refused if there is none left."""
+    reason = text.strip()
+    if not reason:
+        raise CommandError("reason", "say why the account is closed", field="reason", status=422)
+    return reason
+
+
+@router.post("/reopen")
+async def reopen(body: NameIn, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
+    """``{"name", "already"}``: the closed account logs in again (closed by an operator or by
+    its player, who asked), logged; ``already``: it was open, and nothing changed."""
+    try:
+        name, opened = await srv.accounts.reopen(body.name)
+    except AccountError as e:
+        raise _no_account(e) from None
+    if opened:
+        await moderation_log.write(sql_store(srv), srv.settings.clock(), who.name, Act.REOPEN, name)
+    return {"name": name, "already": not opened}
+
+
+@router.get("/closed")
+async def closed(srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
+    """``{"closed": [{"name", "at", "operator", "reason"}]}``: the accounts the operators
+    closed (bans; not those their players closed), the latest first (``CLOSED_SHOWN`` at
+    most), with who closed each and why, as the operators' log says (``operator`` null: the
+    command line; ``reason`` null: none given)."""
+    found = await srv.accounts.closed(by=Closer.OPERATOR)
+    why = await moderation_log.last_of(sql_store(srv), Act.CLOSE, [c.name for c in found])
+    return {"closed": [_closed_json(c, why.get(c.name)) for c in found]}
+
+
+def _closed_json(account: Closed, logged: moderation_log.Logged | None) -> dict[str, Any]:
+    return {
+        "name": account.name,
+        "at": account.at,
+        "operator": None if logged is None else logged.operator,
+        "reason": None if logged is None else logged.detail.get("reason"),
+    }
+
+
 def _no_account(e: AccountError) -> CommandError:
-    """The one refusal of ``moderation``: no account of that name."""
+    """The one refusal of ``moderation`` and of a ban or its end: no account of that name."""
     return CommandError("not_found", e.message, field="name", status=404)
 
 

@@ -1,8 +1,10 @@
 // The site's operators' page (/operator, docs/protocol.md "The operator's page"): the reports
 // players sent, oldest first — who about whom, why, where, in their words — each closed with
 // a note once dealt with, and a silence for the account reported: an hour, a day, a week or
-// until lifted. A ban stays a command's (`doublesix account close`). Anyone else is told
-// that the page is not theirs. Below the reports, what the operators did, the latest first.
+// until lifted. A ban (the account closed) is deliberate: it asks why, and for the account's
+// name typed again, before it is sent; the accounts closed so far are listed with "Reopen".
+// Anyone else is told that the page is not theirs. Below the reports, what the operators
+// did, the latest first.
 import { ApiError, get, post } from './api.js';
 import { clear, moreButton, startPage, toast } from './common.js';
 import { currentLanguage, el, lit, onLanguage, tattr } from './i18n.js';
@@ -10,7 +12,8 @@ import { playerLink } from './ratings.js';
 
 const SILENCES = [[1, 'operator.for_hour'], [24, 'operator.for_day'], [168, 'operator.for_week'], [null, 'operator.until_lifted']];
 const NOTE_LIMIT = 500;
-const state = { closed: false, reports: null, silenced: [], log: [], logMore: false, logName: '', refused: false };
+const REASON_LIMIT = 200;
+const state = { closed: false, reports: null, silenced: [], banned: [], log: [], logMore: false, logName: '', refused: false };
 
 function when(seconds) {
   return new Date(seconds * 1000).toLocaleString(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
@@ -22,13 +25,15 @@ function failed(e) {
 
 async function load() {
   try {
-    const [reports, silenced, log] = await Promise.all([
+    const [reports, silenced, banned, log] = await Promise.all([
       get(`/api/operator/reports${state.closed ? '?closed=true' : ''}`),
       get('/api/operator/silenced'),
+      get('/api/operator/closed'),
       get(logPath(null)),
     ]);
     state.reports = reports.reports;
     state.silenced = silenced.silenced;
+    state.banned = banned.closed;
     state.log = log.log;
     state.logMore = log.more;
   } catch (e) {
@@ -65,12 +70,73 @@ function silencedNow(row, name, silence) {
   row.appendChild(lift);
 }
 
-/** The reported account's silence: how long it lasts and "Lift", or a length and "Silence". */
+/** The second step of a ban, for the account `name`: why (kept in the operators' log) and
+ * its name typed again; only then may it be sent. `cancel()` takes the step away. */
+function banStep(name, cancel) {
+  const form = document.createElement('form');
+  form.className = 'ban-step';
+  form.dataset.name = name;
+  form.appendChild(el('p', 'operator.ban_what', { name }, 'ban-what'));
+  const reason = document.createElement('input');
+  reason.className = 'ban-reason';
+  reason.maxLength = REASON_LIMIT;
+  tattr(reason, 'placeholder', 'operator.ban_reason');
+  tattr(reason, 'aria-label', 'operator.ban_reason');
+  const typed = document.createElement('input');
+  typed.className = 'ban-confirm';
+  typed.maxLength = 64;
+  typed.autocomplete = 'off';
+  tattr(typed, 'placeholder', 'operator.ban_confirm', { name });
+  tattr(typed, 'aria-label', 'operator.ban_confirm', { name });
+  const close = el('button', 'operator.ban_submit', { name }, 'small danger ban-submit');
+  close.type = 'submit';
+  close.disabled = true;
+  const back = el('button', 'operator.ban_cancel', {}, 'small ban-cancel');
+  back.type = 'button';
+  back.addEventListener('click', cancel);
+  const ready = () => reason.value.trim() !== '' && typed.value.trim().toLowerCase() === name.toLowerCase();
+  for (const input of [reason, typed]) input.addEventListener('input', () => { close.disabled = !ready(); });
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    if (!ready()) return;
+    act(close,
+      () => post('/api/operator/close', { name, reason: reason.value.trim() }),
+      (r) => toast(r.already ? 'operator.ban_already' : 'operator.banned', { name: r.name }));
+  });
+  const row = document.createElement('div');
+  row.className = 'operator-row';
+  row.append(reason, typed, close, back);
+  form.appendChild(row);
+  return form;
+}
+
+/** Open the second step of a ban of `name` after `row`: `waiting(true)` while it is open,
+ * `waiting(false)` once it is cancelled. */
+function openBanStep(row, name, waiting) {
+  waiting(true);
+  const step = banStep(name, () => {
+    step.remove();
+    waiting(false);
+  });
+  row.after(step);
+  step.querySelector('.ban-reason').focus();
+}
+
+/** The reported account's silence — how long it lasts and "Lift", or a length and
+ * "Silence" — and "Close the account"; or that the account is closed. */
 function silenceRow(report) {
   const row = document.createElement('div');
   row.className = 'operator-row';
+  if (report.account_closed !== null) {
+    row.appendChild(el('span', 'operator.is_closed', { name: report.name, when: when(report.account_closed) }, 'closed-now'));
+    return row;
+  }
+  const ban = el('button', 'operator.ban', {}, 'small ban');
+  ban.type = 'button';
+  ban.addEventListener('click', () => openBanStep(row, report.name, (on) => { ban.disabled = on; }));
   if (report.silenced) {
     silencedNow(row, report.name, report.silenced);
+    row.appendChild(ban);
     return row;
   }
   const choice = document.createElement('select');
@@ -92,7 +158,7 @@ function silenceRow(report) {
       if (r.until === null) toast('operator.is_silenced_forever', { name: r.name });
       else toast('operator.is_silenced', { name: r.name, until: when(r.until) });
     }));
-  row.append(choice, silence);
+  row.append(choice, silence, ban);
   return row;
 }
 
@@ -178,8 +244,56 @@ function silencedCard() {
   });
 }
 
+/** Close an account nobody reported: its name, then the same second step as a report's. */
+function banByName() {
+  const form = document.createElement('form');
+  form.className = 'operator-row ban-by-name';
+  const input = document.createElement('input');
+  input.id = 'ban-name';
+  input.maxLength = 64;
+  tattr(input, 'placeholder', 'operator.ban_name');
+  tattr(input, 'aria-label', 'operator.ban_name');
+  const next = el('button', 'operator.ban_next', {}, 'small');
+  next.type = 'submit';
+  form.append(input, next);
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const name = input.value.trim();
+    if (!name || next.disabled) return;
+    openBanStep(form, name, (on) => {
+      next.disabled = on;
+      input.readOnly = on;
+    });
+  });
+  return form;
+}
+
+/** The accounts the operators closed, the latest first: when, by whom, why, and "Reopen";
+ * then a form to close one by name. */
+function bannedCard() {
+  const card = listCard('banned', 'banned-card', 'operator.banned_title', 'operator.banned_none', ['ul', ''], state.banned, (c) => {
+    const li = document.createElement('li');
+    li.className = 'operator-row';
+    li.dataset.name = c.name;
+    li.append(lit('span', c.name, 'banned-name'), ' ');
+    li.appendChild(c.operator === null
+      ? el('span', 'operator.banned_by_command', { when: when(c.at) }, 'muted banned-when')
+      : el('span', 'operator.banned_by', { when: when(c.at), who: c.operator }, 'muted banned-when'));
+    if (c.reason) li.appendChild(lit('span', c.reason, 'banned-reason'));
+    const reopen = el('button', 'operator.reopen', {}, 'small reopen');
+    reopen.type = 'button';
+    reopen.addEventListener('click', () => act(reopen,
+      () => post('/api/operator/reopen', { name: c.name }),
+      (r) => toast(r.already ? 'operator.reopen_already' : 'operator.reopened', { name: r.name })));
+    li.appendChild(reopen);
+    return li;
+  });
+  card.appendChild(banByName());
+  return card;
+}
+
 /** What an entry of the operators' log adds to its sentence: how long, which report and
- * note, where a message was and its words. */
+ * note, why an account was closed, where a message was and its words. */
 function logDetail(entry) {
   const d = entry.detail || {};
   const parts = [];
@@ -191,6 +305,8 @@ function logDetail(entry) {
   } else if (entry.act === 'close_report') {
     parts.push(el('span', 'operator.log.report', { id: d.report }));
     if (d.note) parts.push(lit('span', d.note));
+  } else if (entry.act === 'close') {
+    if (d.reason) parts.push(lit('span', d.reason));
   } else if (entry.act === 'unchat') {
     parts.push(d.table ? el('span', 'operator.at_table', { table: d.table }) : el('span', 'operator.log.in_lobby'));
     if (d.text) parts.push(lit('q', d.text, 'log-words'));
@@ -199,8 +315,8 @@ function logDetail(entry) {
   return parts;
 }
 
-/** The log's entries after the entry `before` (null: the latest), by or about the name
- * looked for, if one is. */
+/** The log's entries after the entry `before` (null: the latest), by or about the names
+ * that begin with the letters looked for, if any are. */
 function logPath(before) {
   const query = new URLSearchParams();
   if (state.logName) query.set('name', state.logName);
@@ -208,7 +324,7 @@ function logPath(before) {
   return `/api/operator/log?${query}`;
 }
 
-/** Read the log again, by or about `name` ('': everything). */
+/** Read the log again, by or about the names that begin with `name` ('': everything). */
 async function findInLog(button, name) {
   button.disabled = true;
   try {
@@ -221,7 +337,7 @@ async function findInLog(button, name) {
   }
 }
 
-/** Look for a name in the log, or see all of it again. */
+/** Look for a name in the log (its first letters will do), or see all of it again. */
 function logSearch() {
   const form = document.createElement('form');
   form.className = 'log-search';
@@ -298,6 +414,7 @@ function render() {
   });
   toggle.append(box, ' ', el('span', 'operator.show_closed'));
   main.appendChild(silencedCard());
+  main.appendChild(bannedCard());
   main.appendChild(toggle);
   if (state.reports === null) return;
   if (!state.reports.length) {
