@@ -31,7 +31,7 @@ from .server_helpers import POSTGRES, run_async
 def _redis() -> str:
     """This machine's Redis (``DOUBLESIX_TEST_REDIS``), and in it a database of this test
     worker's own: 8 for xdist's ``gw0``, 9 for ``gw1``… A site is a Redis database (its lobby,
-    chat history and presence; ``channels.space``), so test files on two workers never hear
+    chat history and presence; ``channels.Space``), so test files on two workers never hear
     each other's lobby. Alone, the URL's own database (0 by default)."""
     url = os.environ.get("DOUBLESIX_TEST_REDIS", "redis://127.0.0.1:6379/0")
     worker = os.environ.get("PYTEST_XDIST_WORKER")  # "gw0", "gw1"…
@@ -80,9 +80,9 @@ async def _admin(sql: str) -> None:
         await conn.close()
 
 
-@pytest.fixture
-def database() -> Iterator[str]:
-    """A PostgreSQL database of its own, dropped after the test."""
+@contextlib.contextmanager
+def new_database() -> Iterator[str]:
+    """A PostgreSQL database of its own, dropped after."""
     require_services()
     name = f"ds_site_{secrets.token_hex(6)}"
     run_async(_admin(f"CREATE DATABASE {name}"))
@@ -91,6 +91,13 @@ def database() -> Iterator[str]:
         yield f"{base}/{name}"
     finally:
         run_async(_admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+
+@pytest.fixture
+def database() -> Iterator[str]:
+    """A PostgreSQL database of its own, dropped after the test."""
+    with new_database() as url:
+        yield url
 
 
 def free_port() -> int:
@@ -160,6 +167,12 @@ class Site:
                 time.sleep(0.1)
         raise AssertionError(f"the server did not start:\n{log.read_text()}")
 
+    def __enter__(self) -> Site:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
     def stop(self) -> None:
         self.sockets.close()  # else each server waits out its graceful shutdown (5 s) for them
         for p in self.processes:
@@ -173,8 +186,5 @@ class Site:
 
 @pytest.fixture
 def site(database: str, tmp_path: Path) -> Iterator[Site]:
-    running = Site(database, tmp_path)
-    try:
+    with Site(database, tmp_path) as running:
         yield running
-    finally:
-        running.stop()

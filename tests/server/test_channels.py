@@ -1,6 +1,6 @@
-"""Redis's channels belong to no database: each site's are named in its own database's space
-(``channels.space``), so two sites on one Redis, on two database numbers, hear only their
-own lobby and tables."""
+"""Redis's channels belong to no database: each site's are named in its own space, its
+database's and its name's (``channels.Space``), so two sites on one Redis, on two database
+numbers or under two names on one, hear only their own lobby and tables."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from pytest import MonkeyPatch
 from redis.asyncio import Redis
 
-from doublesix.server.channels import space
+from doublesix.server.channels import Space
 from doublesix.server.lobby_bus import RedisBus
 from doublesix.table.model import JSON
 
@@ -23,12 +23,22 @@ BASE = REDIS.rsplit("/", 1)[0]
 
 
 def test_a_channel_is_named_in_its_database_space() -> None:
-    assert space(Redis.from_url(f"{BASE}/3")) == "db3:"
-    assert space(Redis.from_url(BASE)) == "db0:"
+    assert Space.of(Redis.from_url(f"{BASE}/3")) == Space(3)
+    assert Space.of(Redis.from_url(BASE), "staging") == Space(0, "staging")
+    assert Space(3).channel("ds:lobby") == "db3:ds:lobby"
+    assert Space(0, "staging").channel("ds:lobby") == "db0:staging/ds:lobby"
 
 
-def test_two_sites_on_one_redis_hear_only_their_own_messages() -> None:
-    """Two processes of a site on database 1 and one of another site on database 2.
+@pytest.mark.parametrize(
+    "sites",
+    [((1, None), (1, None), (2, None)), ((1, "a"), (1, "a"), (1, "ab"))],
+    ids=["two-databases", "two-names-on-one-database"],
+)
+def test_two_sites_on_one_redis_hear_only_their_own_messages(
+    sites: tuple[tuple[int, str | None], ...],
+) -> None:
+    """Two processes of a site and one of another site: on databases 1 and 2, or named
+    ``a`` and ``ab`` on database 1 (a name that begins the other's).
 
     Each first says "ready" on its site until every process there has heard it (Redis
     confirms a subscription on its own time). Then Redis hands each message to every
@@ -45,8 +55,11 @@ def test_two_sites_on_one_redis_hear_only_their_own_messages() -> None:
                 await asyncio.sleep(0.05)
 
     async def main() -> None:
-        clients = [Redis.from_url(f"{BASE}/{db}") for db in (1, 1, 2)]
-        buses = [RedisBus(client) for client in clients]
+        clients = [Redis.from_url(f"{BASE}/{db}") for db, _ in sites]
+        buses = [
+            RedisBus(client, Space.of(client, name))
+            for client, (_, name) in zip(clients, sites, strict=True)
+        ]
         for name, bus in zip(heard, buses, strict=True):
             bus.on_message = heard[name].append
             await bus.start()

@@ -10,6 +10,7 @@ import pytest
 from redis.asyncio import Redis
 
 from doublesix.server.account_names import AccountError, Refusal
+from doublesix.server.channels import Space
 from doublesix.server.logins import LoginLimits, Logins, site_counts
 
 from .server_helpers import run_async
@@ -68,15 +69,15 @@ def test_an_address_trying_many_names_is_held() -> None:
 
 
 @pytest.fixture
-def prefix() -> Iterator[str]:
-    """A key prefix of the test's own in the real Redis, deleted after it."""
+def own_site() -> Iterator[str]:
+    """A site's name of the test's own on the real Redis, its keys deleted after it."""
     require_services()
     name = f"test-logins-{secrets.token_hex(4)}"
     yield name
 
     async def clean() -> None:
         redis = Redis.from_url(REDIS)
-        keys = [key async for key in redis.scan_iter(f"{name}*")]
+        keys = [key async for key in redis.scan_iter(Space.of(redis, name).key("*"))]
         if keys:
             await redis.delete(*keys)
         await redis.aclose()
@@ -84,12 +85,12 @@ def prefix() -> Iterator[str]:
     run_async(clean())
 
 
-def test_the_processes_of_a_site_count_together_in_redis(prefix: str) -> None:
+def test_the_processes_of_a_site_count_together_in_redis(own_site: str) -> None:
     async def story() -> None:
         one, two = Redis.from_url(REDIS), Redis.from_url(REDIS)
         try:
-            first = Logins(LIMITS, site_counts(one, prefix))
-            second = Logins(LIMITS, site_counts(two, prefix))
+            first = Logins(LIMITS, site_counts(one, Space.of(one, own_site)))
+            second = Logins(LIMITS, site_counts(two, Space.of(two, own_site)))
             await fail(first, "Anna", "10.0.0.9", 2)
             await fail(second, "Anna", "10.0.0.9", 1)
             for logins in (first, second):
@@ -107,7 +108,7 @@ def test_without_redis_a_process_counts_alone() -> None:
     async def story() -> None:
         away = Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=1)
         try:
-            logins = Logins(LIMITS, site_counts(away, "nowhere"))
+            logins = Logins(LIMITS, site_counts(away, Space.of(away)))
             await fail(logins, "Anna", "10.0.0.9", 3)
             held = await refusal(logins, "Anna", "10.0.0.9")
             assert held is not None and "3 per minute" in str(held)

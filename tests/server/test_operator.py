@@ -16,6 +16,7 @@ from redis.asyncio import Redis
 from sqlalchemy.dialects.postgresql import asyncpg
 
 from doublesix.server import moderation_log, schema
+from doublesix.server.channels import Space
 from doublesix.server.lobby_chat import HISTORY, RedisHistory, message
 from doublesix.server.moderation import appoint
 from doublesix.server.moderation_log import Act
@@ -187,7 +188,7 @@ def test_the_lobby_history_on_redis_forgets_a_removed_message() -> None:
     """Several processes keep the lobby's chat in Redis: a removed message goes from it."""
     require_services()
     redis = Redis.from_url(REDIS)
-    history = RedisHistory(redis)
+    history = RedisHistory(redis, Space.of(redis))
     first, second = message("Anna", "one", None, 1.0), message("Ben", "twö", None, 2.0)
 
     async def check() -> tuple[JSON | None, JSON | None, list[str]]:

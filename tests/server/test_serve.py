@@ -148,8 +148,22 @@ def test_serve_survives_sigkill(tmp_path: Path) -> None:
         ["--seed", "-1"],
         ["--seed", str(2**62)],  # a table's seed is a 64-bit column, counted up from this
         ["--seed", "x"],
+        ["--site", ""],
+        ["--site", "a b"],
+        ["--site", "a/b"],  # the slash ends a site's name in its keys
+        ["--site", "a*"],  # a wildcard would match other sites' keys
+        ["--site", "x" * 33],
+        ["--site", "staging"],  # without --redis
     ],
 )
 def test_serve_refuses_bad_options(option: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", *option]) == 2
     assert option[0] in capsys.readouterr().err
+
+
+def test_serve_says_what_a_site_s_name_may_be(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--redis", "redis://127.0.0.1:6379/0", "--site", "a/b"]) == 2
+    said = capsys.readouterr().err
+    assert "--site: 'a/b': a site's name is 1 to 32 ASCII letters, digits, '-' or '_'" in said
+    assert main(["serve", "--site", "staging"]) == 2
+    assert "--site staging needs --redis" in capsys.readouterr().err

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from redis import Redis
 
+from doublesix.server.channels import Space
 from doublesix.server.logins import KEY_PREFIX, LoginLimits
 
 from .server_helpers import apply_online
-from .site_helpers import REDIS, Process, Site
+from .site_helpers import REDIS, Process, Site, new_database
 
 
 def guest(process: Process, name: str) -> httpx.Client:
@@ -184,3 +188,54 @@ def test_failed_logins_on_one_process_count_on_the_other(site: Site) -> None:
         if stale:
             redis.delete(*stale)
         redis.close()
+
+
+@pytest.fixture
+def other_site(tmp_path: Path) -> Iterator[Site]:
+    """Another site on the same Redis database, with a PostgreSQL database of its own."""
+    folder = tmp_path / "other"
+    folder.mkdir()
+    with new_database() as db, Site(db, folder) as other:
+        yield other
+
+
+@pytest.fixture
+def names() -> Iterator[tuple[str, str]]:
+    """Two sites' names of this test's own, the second beginning with the first; their keys
+    (the lobby's chat outlives the processes) deleted after it."""
+    first = f"t{secrets.token_hex(4)}"
+    both = first, f"{first}b"
+    yield both
+    redis = Redis.from_url(REDIS)
+    stale = [key for name in both for key in redis.scan_iter(Space(0, name).key("*"))]
+    if stale:
+        redis.delete(*stale)
+    redis.close()
+
+
+def test_two_sites_on_one_redis_database_by_name(
+    site: Site, other_site: Site, names: tuple[str, str]
+) -> None:
+    """``serve --site``: two sites on the same Redis URL, each with its own PostgreSQL
+    database, neither list each other's players nor hear each other's lobby chat."""
+    one = site.start("--site", names[0])
+    two = other_site.start("--site", names[1])
+    anna, ben = LobbySocket(one, guest(one, "Anna")), LobbySocket(two, guest(two, "Ben"))
+    for socket, name in ((anna, "Anna"), (ben, "Ben")):
+        while name not in socket.names:  # read from its site's hashes in Redis
+            socket.next("online")
+    # a newcomer on each site: each list is read again, with both players' hashes in Redis
+    for socket, process, newcomer in ((anna, one, "Cleo"), (ben, two, "Dan")):
+        LobbySocket(process, guest(process, newcomer))
+        while newcomer not in socket.names:
+            socket.next("online")
+    assert (anna.names, ben.names) == ({"Anna", "Cleo"}, {"Ben", "Dan"})
+
+    # Redis hands a message to every subscriber as it publishes it: had Ben's reached Anna's
+    # process, it would have come before her own, said after Ben heard his
+    ben.ws.send(json.dumps({"type": "chat", "text": "from two"}))
+    assert ben.next("chat")["text"] == "from two"
+    anna.ws.send(json.dumps({"type": "chat", "text": "from one"}))
+    assert anna.next("chat")["text"] == "from one"
+    for process, said in ((one, "from one"), (two, "from two")):
+        assert [m["text"] for m in LobbySocket(process, None).welcome["chat"]] == [said]

@@ -97,6 +97,16 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "start the server several times with the same --db and --redis, or use --workers",
     )
     parser.add_argument(
+        "--site",
+        type=site,
+        default=None,
+        metavar="NAME",
+        help="with --redis: this site's name, for several sites on one Redis database (say "
+        "production and staging, each with its own --db): each site's keys and channels are "
+        "named in its own space. A short name of ASCII letters, digits, '-' or '_', the same "
+        "for every process of the site (default: none, the database is this site's alone)",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         choices=range(1, MAX_THINK_WORKERS + 1),
@@ -131,6 +141,16 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     return parser
 
 
+def site(text: str) -> str:
+    """An argparse ``type``: a site's name (``channels.site_name``), else a usage error."""
+    from doublesix.server.channels import site_name  # Redis's client loads only for serve
+
+    try:
+        return site_name(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _more_files() -> None:
     """Raise this process's open-file limit to its hard limit (sockets are files)."""
     try:
@@ -150,6 +170,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--port {args.port}: not a port")
     if args.workers > 1 and args.redis is None:
         raise UsageError(f"--workers {args.workers} needs --redis: the processes meet there")
+    if args.site is not None and args.redis is None:
+        raise UsageError(f"--site {args.site} needs --redis: it names the site in a Redis database")
     import uvicorn  # the web stack loads only for this command
 
     from doublesix.server.app import SERVE_ENV
@@ -166,6 +188,7 @@ def run(args: argparse.Namespace) -> int:
             "review_ms": args.review_ms,
             "think_workers": args.think_workers,
             "redis_url": args.redis,
+            "site": args.site,
             "lease_seconds": args.lease,
             "chat_accounts_only": args.chat == "accounts",
         },
@@ -176,6 +199,7 @@ def run(args: argparse.Namespace) -> int:
     os.environ[SERVE_ENV] = json.dumps(options)
     _more_files()
     where = f"database {args.db}" + (f", Redis {args.redis}" if args.redis else "")
+    where += f", site {args.site}" if args.site else ""
     print(f"doublesix: serving http://{args.host}:{args.port}/ ({where})", flush=True)
     uvicorn.run(
         "doublesix.server.app:from_environment",

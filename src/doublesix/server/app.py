@@ -30,6 +30,7 @@ from doublesix.server import errors
 from doublesix.server.accounts import FORGET_EVERY_SECONDS, Accounts
 from doublesix.server.addresses import AddressGuard, AddressLimits
 from doublesix.server.bodies import BodyLimit
+from doublesix.server.channels import Space
 from doublesix.server.deps import Server
 from doublesix.server.headers import BrowserGuard
 from doublesix.server.hub import Hub, LocalHub, RedisHub
@@ -160,7 +161,8 @@ def create_app(
                 clock=settings.clock,
                 hasher=settings.password_hasher,
                 logins=Logins(
-                    settings.login_limits, site_counts(site.redis) if site.redis else None
+                    settings.login_limits,
+                    site_counts(site.relay.redis, site.relay.space) if site.relay else None,
                 ),
             )
             forgetting = asyncio.create_task(
@@ -252,7 +254,7 @@ async def _site(store: Store, settings: Settings) -> AsyncIterator[_Site]:
         raise ValueError("several processes need the SQL store (leases live in its database)")
     process = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
     redis = Redis.from_url(settings.redis_url)
-    relay = Relay(redis, process)
+    relay = Relay(redis, Space.of(redis, settings.site), process)
     await relay.start()
     store.fence = Fence(process, settings.clock, settings.lease_seconds)
     try:

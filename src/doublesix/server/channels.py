@@ -7,11 +7,18 @@ a message ran out of the pool). Redis may lose a message (a restart, a full buff
 failed read is retried, a failed send is logged, and those who use this keep their truth
 elsewhere (the database) or renew it anyway.
 
-A site is a Redis database: its processes share the number in ``--redis``'s URL, and
-its keys live in that database alone. Redis's channels belong to no database, so each
-channel here is named in the database's own space (``db3:ds:lobby`` for ``ds:lobby`` on
-database 3): two sites on one Redis, each on its own database number, hear only their
-own messages. Callers name channels without it.
+A site is a Redis database and, when several sites share that database, a name
+(``serve --site``): its processes name the same database in ``--redis``'s URL and the
+same ``--site``. Every key and channel of the site is named in its ``Space``, the one
+place that spells them; callers name them without it. A named site's keys begin with its
+name and a slash (``staging/ds:lobby:chat``), which no site's name contains, so no site's
+``scan`` pattern matches another's keys (``a/ds:online:*`` matches none of ``ab``'s, and
+``ds:online:*`` none of a named site's). An unnamed site's keys and channels are named as
+they were before sites had names, byte for byte, so a site upgraded one process at a time
+is never split. Redis's channels belong to no database, so each channel is named in the
+database's own space too (``db3:ds:lobby`` for ``ds:lobby`` on database 3,
+``db0:staging/ds:lobby`` for the site ``staging`` on database 0): two sites on one Redis,
+on two database numbers or under two names, hear only their own messages.
 """
 
 from __future__ import annotations
@@ -19,7 +26,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from redis.asyncio import Redis
 
@@ -32,32 +41,75 @@ Receiver = Callable[[str, bytes], None]
 """Takes a message: its channel and its data as sent."""
 
 
-def space(redis: Redis) -> str:
-    """How the channels of ``redis``'s database begin."""
-    return f"db{redis.connection_pool.connection_kwargs.get('db', 0)}:"
+SITE_LENGTH = 32
+"""A site's name has this many characters at most (it begins every key of the site)."""
+_SITE_NAME = re.compile(f"[A-Za-z0-9_-]{{1,{SITE_LENGTH}}}")
+SITE_DELIMITER = "/"
+"""Ends a site's name in its keys: no site's name contains it, nor a glob's wildcard."""
+
+
+def site_name(text: str) -> str:
+    """``text`` as a site's name; ValueError saying what a name may be if it is not one."""
+    if _SITE_NAME.fullmatch(text) is None:
+        raise ValueError(
+            f"{text!r}: a site's name is 1 to {SITE_LENGTH} ASCII letters, digits, '-' or '_'"
+        )
+    return text
+
+
+@dataclass(frozen=True)
+class Space:
+    """Where a site's keys and channels are named: its Redis database and its name, if
+    several sites share the database (None: the database is the site's alone)."""
+
+    database: int
+    site: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.site is not None:
+            site_name(self.site)
+
+    @classmethod
+    def of(cls, redis: Redis, site: str | None = None) -> Space:
+        """The site ``site`` on ``redis``'s database."""
+        return cls(redis.connection_pool.connection_kwargs.get("db", 0), site)
+
+    def key(self, name: str) -> str:
+        """The key ``name`` of this site (also the beginning of a ``scan`` pattern's)."""
+        return name if self.site is None else f"{self.site}{SITE_DELIMITER}{name}"
+
+    def channel(self, name: str) -> str:
+        """The channel ``name`` of this site."""
+        return f"db{self.database}:{self.key(name)}"
+
+    def channel_name(self, channel: str) -> str:
+        """The name that ``channel``, one of this site's channels, was given (``channel``'s
+        inverse)."""
+        return channel.removeprefix(self.channel(""))
 
 
 class Channels:
-    def __init__(self, redis: Redis, name: str, receive: Receiver) -> None:
-        """``name`` names the tasks and the log's lines; ``receive`` takes every message
-        (an exception it raises is logged, and the next message read)."""
+    def __init__(self, redis: Redis, space: Space, name: str, receive: Receiver) -> None:
+        """``space``: the site's, where the channels are named; ``name`` names the tasks and
+        the log's lines; ``receive`` takes every message (an exception it raises is logged,
+        and the next message read)."""
         self.redis = redis
         self.name = name
         self._receive = receive
-        self._space = space(redis)
+        self._space = space
         self._pubsub = redis.pubsub()
         self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
 
     async def subscribe(self, *channels: str) -> None:
-        await self._pubsub.subscribe(*[self._space + c for c in channels])
+        await self._pubsub.subscribe(*map(self._space.channel, channels))
 
     async def unsubscribe(self, *channels: str) -> None:
-        await self._pubsub.unsubscribe(*[self._space + c for c in channels])
+        await self._pubsub.unsubscribe(*map(self._space.channel, channels))
 
     def publish(self, channel: str, data: bytes) -> None:
         """Send ``data`` on ``channel`` soon, after what was published before."""
-        self._outbox.put_nowait((self._space + channel, data))
+        self._outbox.put_nowait((self._space.channel(channel), data))
 
     def start(self) -> None:
         """Read and send (once subscribed to a channel: redis-py reads nothing before)."""
@@ -89,7 +141,7 @@ class Channels:
                 continue
             channel = message["channel"]
             channel = channel.decode() if isinstance(channel, bytes) else channel
-            channel = channel.removeprefix(self._space)
+            channel = self._space.channel_name(channel)
             try:
                 self._receive(channel, message["data"])
             except Exception:

@@ -3,7 +3,7 @@
 ``publish`` hands a message to every process, this one included, and each
 delivers it to its own lobby sockets (``on_message``). Alone, a process
 delivers at once (``LocalBus``); with Redis, every process of the site listens
-on one channel, ``ds:lobby`` in its database's space (``RedisBus``, ``channels``).
+on one channel, ``ds:lobby`` in the site's space (``RedisBus``, ``channels.Space``).
 Like the tables' relay, Redis may lose a message: the database holds the
 challenges, and the online list is renewed every few seconds anyway.
 """
@@ -16,7 +16,7 @@ from typing import Protocol
 import orjson
 from redis.asyncio import Redis
 
-from doublesix.server.channels import Channels
+from doublesix.server.channels import Channels, Space
 from doublesix.table.model import JSON
 
 CHANNEL = "ds:lobby"
@@ -53,9 +53,9 @@ class LocalBus:
 class RedisBus:
     """Several processes: every message through the Redis channel ``ds:lobby``."""
 
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, space: Space) -> None:
         self.on_message: Handler = lambda message: None
-        self._channels = Channels(redis, "lobby", self._received)
+        self._channels = Channels(redis, space, "lobby", self._received)
 
     def publish(self, message: JSON) -> None:
         self._channels.publish(CHANNEL, orjson.dumps(message))

@@ -4,7 +4,7 @@ The same limits as a table's chat (``TableConfig``: 300 characters, 5
 messages in 10 s, no control characters); a message is text or one of the
 quick phrases (``Phrase``), which each reader sees in their own language.
 The last ``KEPT`` messages are kept for a new lobby socket: in memory, or in
-the Redis list ``ds:lobby:chat`` with several processes. Each has an ``id``, by which one
+the site's Redis list ``ds:lobby:chat`` with several processes. Each has an ``id``, by which one
 of the site's operators removes it (``History.remove``).
 """
 
@@ -18,6 +18,7 @@ import orjson
 from limits import RateLimitItemPerSecond
 from redis.asyncio import Redis
 
+from doublesix.server.channels import Space
 from doublesix.server.windows import MovingWindows
 from doublesix.table.commands import Phrase
 from doublesix.table.config import TableConfig
@@ -28,6 +29,7 @@ from doublesix.table.state import printable
 KEPT = 50
 """Messages a new lobby socket is sent."""
 HISTORY = "ds:lobby:chat"
+"""The list's name (in the site's space: ``channels.Space.key``)."""
 
 _config = TableConfig()
 LENGTH = _config.chat_length
@@ -102,22 +104,24 @@ class LocalHistory:
 
 
 class RedisHistory:
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, space: Space) -> None:
+        """The list ``HISTORY`` in the site's ``space``."""
         self.redis = redis
+        self.key = space.key(HISTORY)
 
     async def add(self, message: JSON) -> None:
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.rpush(HISTORY, orjson.dumps(message))
-            pipe.ltrim(HISTORY, -KEPT, -1)
+            pipe.rpush(self.key, orjson.dumps(message))
+            pipe.ltrim(self.key, -KEPT, -1)
             await pipe.execute()
 
     async def last(self) -> list[JSON]:
-        return [orjson.loads(raw) for raw in await self.redis.lrange(HISTORY, -KEPT, -1)]
+        return [orjson.loads(raw) for raw in await self.redis.lrange(self.key, -KEPT, -1)]
 
     async def remove(self, message_id: str) -> JSON | None:
-        for raw in await self.redis.lrange(HISTORY, 0, -1):
+        for raw in await self.redis.lrange(self.key, 0, -1):
             said: JSON = orjson.loads(raw)
             if said.get("id") == message_id:
                 kept = raw.decode() if isinstance(raw, bytes) else raw  # the same UTF-8 bytes
-                return said if await self.redis.lrem(HISTORY, 1, kept) else None
+                return said if await self.redis.lrem(self.key, 1, kept) else None
         return None

@@ -467,9 +467,9 @@ async def open_lobby(
             Book(store),
             manager,
             settings,
-            RedisPresence(relay.redis, relay.process),
-            RedisBus(relay.redis),
-            RedisHistory(relay.redis),
+            RedisPresence(relay.redis, relay.space, relay.process),
+            RedisBus(relay.redis, relay.space),
+            RedisHistory(relay.redis, relay.space),
         )
     await lobby.start()
     try:

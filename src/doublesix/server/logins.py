@@ -8,9 +8,10 @@ loose one for the tries from every address together, for a name under
 attack from many.
 
 The counts are the site's: in Redis when the processes share one (``serve
---redis``), so a name may not be tried N times more on N processes. When
-Redis does not answer, this process counts alone until it does: a login is
-never refused, nor let through unlimited, because Redis is away.
+--redis``; named in the site's space, ``channels.Space``), so a name may not be
+tried N times more on N processes. When Redis does not answer, this process
+counts alone until it does: a login is never refused, nor let through
+unlimited, because Redis is away.
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ from limits.errors import StorageError
 from redis.asyncio import Redis
 
 from doublesix.server.account_names import AccountError, Refusal, name_key
+from doublesix.server.channels import Space
 
 log = logging.getLogger(__name__)
 
 KEY_PREFIX = "doublesix-logins"
-"""Where the counts live in Redis."""
+"""Where the counts live in Redis (in the site's space)."""
 
 
 @dataclass(frozen=True)
@@ -52,9 +54,11 @@ def said(item: RateLimitItem) -> str:
     )
 
 
-def site_counts(redis: Redis, prefix: str = KEY_PREFIX) -> Storage:
-    """Counts that every process on ``redis`` shares (through its connection pool)."""
+def site_counts(redis: Redis, space: Space) -> Storage:
+    """Counts that every process of the site shares on ``redis`` (through its connection
+    pool), named in its ``space``."""
     pool: dict[str, Any] = {"connection_pool": redis.connection_pool}  # typed as a URL's options
+    prefix = space.key(KEY_PREFIX)
     return RedisStorage(
         "async+redis://", implementation="redispy", key_prefix=prefix, wrap_exceptions=True, **pool
     )

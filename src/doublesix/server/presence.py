@@ -2,10 +2,11 @@
 
 Each process counts its own sockets per player (``Here``). Alone, that is
 the whole site (``LocalPresence``). With several processes each keeps its
-players in a Redis hash ``ds:online:<process>`` that expires unless the
-process renews it (``RedisPresence``): the site's list is the union of the
-hashes, and a killed process's players vanish with its hash; a restarted
-one starts with a hash of its own, so no player of before is left over.
+players in a Redis hash ``ds:online:<process>`` (in the site's space,
+``channels.Space``) that expires unless the process renews it
+(``RedisPresence``): the site's list is the union of the site's hashes, and a
+killed process's players vanish with its hash; a restarted one starts with a
+hash of its own, so no player of before is left over.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Protocol
 import orjson
 from redis.asyncio import Redis
 
+from doublesix.server.channels import Space
 from doublesix.table.model import JSON
 
 log = logging.getLogger(__name__)
@@ -154,10 +156,12 @@ class RedisPresence:
     """Several processes: each one's players in a hash of its own that expires unless renewed
     (the lobby renews it every ``ONLINE_SECONDS / 3``)."""
 
-    def __init__(self, redis: Redis, process: str) -> None:
+    def __init__(self, redis: Redis, space: Space, process: str) -> None:
         self.here = Here()
         self.redis = redis
-        self.key = PREFIX + process
+        self.key = space.key(PREFIX + process)
+        self._everyone = space.key(PREFIX) + "*"
+        """Every process's hash of this site (a site's name holds no wildcard)."""
 
     async def publish(self, player_id: str | None = None) -> None:
         expiry = int(ONLINE_SECONDS * 1000)
@@ -179,7 +183,7 @@ class RedisPresence:
 
     async def online(self) -> dict[str, OnlinePlayer]:
         found: dict[str, OnlinePlayer] = {}
-        keys = [key async for key in self.redis.scan_iter(match=PREFIX + "*", count=100)]
+        keys = [key async for key in self.redis.scan_iter(match=self._everyone, count=100)]
         for key in keys:
             entries = await self.redis.hgetall(key)
             for raw_id, raw in entries.items():

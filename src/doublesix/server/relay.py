@@ -5,7 +5,7 @@ Every process listens on one pub/sub connection to its own channel
 to the channels of the tables where it has sockets (``ds:t:<table>``: each
 committed entry's frames, as its owner published them). It also keeps a key
 ``ds:alive:<process>`` that expires unless renewed, so the others can tell
-when it is gone.
+when it is gone. Each name is the site's (``channels.Space``).
 
 Redis carries messages; it may lose them (a restart, a full buffer). The
 database is the truth: a socket that misses a frame sees a gap in the
@@ -26,7 +26,7 @@ from typing import Any
 import orjson
 from redis.asyncio import Redis
 
-from doublesix.server.channels import Channels
+from doublesix.server.channels import Channels, Space
 from doublesix.table.errors import TableError
 from doublesix.table.model import JSON
 
@@ -47,12 +47,14 @@ class RelayError(Exception):
 
 
 class Relay:
-    def __init__(self, redis: Redis, process: str) -> None:
+    def __init__(self, redis: Redis, space: Space, process: str) -> None:
+        """``space``: the site's, where its keys and channels are named."""
         self.redis = redis
+        self.space = space
         self.process = process
         self.on_table: TableMessage = lambda table, message: None
         self.on_request: RequestHandler | None = None
-        self._channels = Channels(redis, "relay", self._received)
+        self._channels = Channels(redis, space, "relay", self._received)
         self._tables: set[str] = set()
         self._waiting: dict[int, asyncio.Future[JSON]] = {}
         self._numbers = itertools.count(1)
@@ -71,6 +73,9 @@ class Relay:
     def process_channel(process: str) -> str:
         return f"ds:p:{process}"
 
+    def _alive_key(self, process: str) -> str:
+        return self.space.key(f"ds:alive:{process}")
+
     async def start(self) -> None:
         await self._channels.subscribe(self.process_channel(self.process))
         await self._beat()
@@ -84,12 +89,12 @@ class Relay:
                 await self._alive_task
         await self._channels.close()
         with contextlib.suppress(Exception):
-            await self.redis.delete(f"ds:alive:{self.process}")
+            await self.redis.delete(self._alive_key(self.process))
 
     # --- liveness ---------------------------------------------------------------------
 
     async def _beat(self) -> None:
-        await self.redis.set(f"ds:alive:{self.process}", "1", px=int(ALIVE_SECONDS * 1000))
+        await self.redis.set(self._alive_key(self.process), "1", px=int(ALIVE_SECONDS * 1000))
 
     async def _alive(self) -> None:
         while True:
@@ -104,10 +109,10 @@ class Relay:
         names = sorted(processes)
         if not names:
             return set()
-        found = await self.redis.exists(*[f"ds:alive:{p}" for p in names])
+        found = await self.redis.exists(*map(self._alive_key, names))
         if found == len(names):
             return set(names)
-        return {p for p in names if await self.redis.exists(f"ds:alive:{p}")}
+        return {p for p in names if await self.redis.exists(self._alive_key(p))}
 
     # --- table channels ---------------------------------------------------------------
 

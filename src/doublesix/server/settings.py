@@ -41,6 +41,9 @@ class Settings:
     """A game whose human players have all been gone this long closes."""
     redis_url: str | None = None
     """Redis, where several server processes meet (None: this process is the only one)."""
+    site: str | None = None
+    """With ``redis_url``: the site's name on its Redis database, which other sites share
+    (None: the database is this site's alone; ``channels.Space``)."""
     lease_seconds: float = 5.0
     """With several processes: a table whose owner has not renewed its lease this long is
     taken over by another."""
