@@ -9,6 +9,7 @@ games, in the reader's language, on a desktop and on a phone.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -179,6 +180,14 @@ def test_leaderboard_and_player_page(context: Any, rated_site: str, screenshots:
     chart = page.locator("svg.rating-chart[data-variant='draw']")
     assert chart.locator("circle.point").count() == GAMES[best]
     assert chart.locator("circle.start").count() == 1
+    # Each point tells its date, the rating after that game and the game's change; the
+    # last one is the rating the page shows, and the first game's date is under the line.
+    told = chart.locator("circle.point title").all_text_contents()
+    assert len(told) == GAMES[best]
+    today = page.evaluate("() => new Date().toLocaleDateString('en')")
+    assert told[-1].startswith(f"{today}: {ratings[best]} (")
+    assert all(re.fullmatch(r".+: \d+ \((\+|−)\d+\)|.+: \d+ \(±0\)", t) for t in told), told
+    assert chart.locator("text.when.first").text_content() == today
     assert page.locator("#games tbody tr").count() == GAMES[best]
     assert page.locator("#ratings tbody tr td").nth(1).inner_text() == f"{ratings[best]}?"
     games = page.locator("#games tbody tr td a[href^='/game/']")

@@ -20,7 +20,21 @@ function svg(tag, attrs) {
   return node;
 }
 
-/** The rating after each rated game of one variant, as a line (the first point: before it). */
+/** An SVG text of numbers or dates, the same in every language. */
+function figure(tag, attrs, text) {
+  const node = svg(tag, attrs);
+  node.dataset.literal = '';
+  node.textContent = text;
+  return node;
+}
+
+function signed(d) {
+  return d > 0 ? `+${d}` : d < 0 ? `−${-d}` : '±0';
+}
+
+/** The rating after each rated game of one variant, as a line (the first point: before it),
+ * the first and the last game's dates under it; each point tells its date and rating (and
+ * the game's change) when pointed at. */
 function chart(variant, points) {
   const values = [points[0].before, ...points.map((p) => p.rating)];
   const W = 600, H = 200, left = 48, right = 12, top = 12, bottom = 24;
@@ -33,15 +47,19 @@ function chart(variant, points) {
   tattr(root, 'aria-label', 'rating.chart_label', { variant: { $t: `rating.variant.${variant}` } });
   for (const v of [lo, (lo + hi) / 2, hi]) {
     root.appendChild(svg('line', { x1: left, x2: W - right, y1: y(v), y2: y(v), class: 'grid' }));
-    const label = svg('text', { x: left - 6, y: y(v) + 4, class: 'axis' });
-    label.dataset.literal = '';
-    label.textContent = String(Math.round(v));
-    root.appendChild(label);
+    root.appendChild(figure('text', { x: left - 6, y: y(v) + 4, class: 'axis' }, String(Math.round(v))));
+  }
+  const first = date(points[0].at), last = date(points[points.length - 1].at);
+  root.appendChild(figure('text', { x: left, y: H - 6, class: 'axis when first' }, first));
+  if (points.length > 1 && last !== first) {
+    root.appendChild(figure('text', { x: W - right, y: H - 6, class: 'axis when last' }, last));
   }
   const line = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
   root.appendChild(svg('polyline', { points: line, class: 'line' }));
   values.forEach((v, i) => {
     const dot = svg('circle', { cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 3.5, class: i ? 'point' : 'start' });
+    const game = points[Math.max(0, i - 1)];
+    dot.appendChild(figure('title', {}, i ? `${date(game.at)}: ${v} (${signed(v - game.before)})` : `${date(game.at)}: ${v}`));
     root.appendChild(dot);
   });
   return root;
@@ -72,7 +90,7 @@ function players(list) {
 function change(game) {
   if (!game.rated || game.rating_change === null) return el('span', 'rating.unrated', {}, 'muted');
   const d = game.rating_change;
-  return lit('span', d > 0 ? `+${d}` : d < 0 ? `−${-d}` : '±0', d > 0 ? 'up' : d < 0 ? 'down' : '');
+  return lit('span', signed(d), d > 0 ? 'up' : d < 0 ? 'down' : '');
 }
 
 /** "You and Boris": the viewer's games with the page's player, against and as partners. */
