@@ -120,9 +120,13 @@ def test_the_account_links_stay_readable_under_the_pointer(new_context: Any) -> 
 
 
 def test_a_player_closes_their_account(new_context: Any) -> None:
+    """In one tab, with the lobby open in another: that one is logged out at once too."""
     name = person_name("Carla")
     page = new_context().new_page()
     register(page, name, PASSWORD)
+    other = page.context.new_page()
+    other.goto("/")
+    other.locator("#online .online-row", has_text=name).wait_for()  # its socket is open
     page.click("#account-close")
     assert "Only the site's operator can open the account again." in page.inner_text("#identity")
     submit(page, "close", password="not my password")
@@ -133,6 +137,9 @@ def test_a_player_closes_their_account(new_context: Any) -> None:
     page.locator("#toasts .toast", has_text="Your account is closed. Goodbye!").wait_for()
     page.wait_for_selector("#guest-name")
     assert page.request.get("/api/me").json() == {"player": None}
+    other.locator("#toasts .toast", has_text="This account is closed.").wait_for()
+    other.wait_for_selector("#guest-name")  # logged out, its socket closed by the server
+    assert page.locator("#toasts .toast", has_text="This account is closed.").count() == 0
 
     page.click("#account-login")
     submit(page, "login", name=name, password=PASSWORD)

@@ -286,6 +286,8 @@ def test_an_operator_closes_an_account_by_name_and_from_a_report_and_reopens_it(
     assert entries.first.locator(".log-what").inner_text() == f"{o_name} closed {b_name}'s account"
     assert entries.first.inner_text().endswith(" · spam after the silence")
     assert ben.request.get("/api/me").json() == {"player": None}  # logged out at once
+    ben.locator("#toasts .toast", has_text="This account is closed.").wait_for()  # his lobby
+    ben.wait_for_selector("#guest-name")  # its socket closed by the server: the page says so
     check_page(olga, "en")
 
     listed.locator("button.reopen").click()
@@ -318,3 +320,33 @@ def test_an_operator_closes_an_account_by_name_and_from_a_report_and_reopens_it(
     switch_to_russian.click()
     olga.locator("#banned h2", has_text="Закрыты администраторами").wait_for()
     check_page(olga, "ru")
+
+
+def test_a_ban_turns_the_player_s_table_page_into_a_spectator_s(
+    new_context: Any, site: tuple[str, Path]
+) -> None:
+    """Ben is at a table with Anna when he is banned: his page says the account is closed,
+    forgets the seat's token and watches; Anna's says he left, and a bot plays for him."""
+    _, db = site
+    a_name, b_name, o_name = person_name("Anna"), person_name("Ben"), person_name("Olga")
+    anna, ben, olga = (new_context().new_page() for _ in range(3))
+    as_guest(anna, a_name)
+    register(ben, b_name, PASSWORD)
+    register(olga, o_name, PASSWORD)
+    account_command(db, "operator", o_name)
+    create_table(anna, "draw", 2, seat_1="invite")
+    anna.wait_for_selector(".waiting-card")
+    ben.goto(anna.input_value("#invite-link-1"))
+    for page in (anna, ben):
+        page.wait_for_selector("#hand .hand-tile", timeout=15000)
+
+    banned = olga.request.post("/api/operator/close", data={"name": b_name, "reason": "abuse"})
+    assert banned.status == 200, banned.text()
+    closed = "This account is closed: you can only watch now."
+    ben.locator("#toasts .toast", has_text=closed).wait_for()
+    ben.wait_for_selector("#hand .hand-tile", state="detached")  # a spectator's view
+    table_id = ben.url.split("/table/")[1].split("?")[0]
+    assert ben.evaluate("(id) => localStorage.getItem('ds_token_' + id)", table_id) is None
+    anna.locator(
+        "#toasts .toast", has_text=f"{b_name} left the game: a bot plays for them"
+    ).wait_for()

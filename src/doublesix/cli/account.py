@@ -10,9 +10,13 @@ running, and every process of a site sees the change at once.
 - ``silence NAME [--hours H] [--reason TEXT]``: the account's chat messages are refused, in
   the lobby and at every table, for H hours or until lifted; ``unsilence NAME`` lifts it.
 - ``close NAME [--reason TEXT]``: a ban. The account logs in no more and its sessions end;
-  its page and its ranks go, its name stays taken (``Accounts``). ``reopen NAME`` lets it log
-  in again, and reopens an account its player closed, if they ask. The operators do both on
-  the web too (``/operator``), but for an operator's account: that is this command's.
+  its page and its ranks go, its name stays taken (``Accounts``). This command tells no
+  server: its chat and its seats' tokens are refused at once (the servers read them at each
+  message and each table socket's hello), but the sockets it has open stay open until they
+  close; a ban on the web, even of an account closed already, closes them and hands its
+  seats to bots at once (``Lobby.shut_out``). ``reopen NAME`` lets it log in again, and
+  reopens an account its player closed, if they ask. The operators do both on the web too
+  (``/operator``), but for an operator's account: that is this command's.
 - ``operator NAME [--revoke]``: the account becomes one of the site's operators, who read and
   close the reports, silence and close accounts on the web (``/operator``); ``--revoke``
   undoes it. Only this command makes an operator.

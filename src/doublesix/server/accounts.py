@@ -14,7 +14,9 @@ An account is closed by its player (with its password) or by one of the site's
 operators (a ban: ``doublesix account close`` or ``/operator``): its sessions end and it
 logs in no more, its follows and blocks go both ways, its page and its ranks go; its name
 stays taken, so that no one else plays under it, and its games stay in the records of the
-others who played them. Only an operator reopens one.
+others who played them. A closed account's seat takes no socket (``is_closed``); closed on
+the web, its open sockets close at once and a bot takes its seats (``Lobby.shut_out``).
+Only an operator reopens one.
 """
 
 from __future__ import annotations
@@ -283,6 +285,14 @@ class Accounts:
         if row is None:
             raise AccountError(Refusal.NO_ACCOUNT, f"no account is named {name!r}", "name")
         return row.player_id, row.name, row.closed_at
+
+    async def is_closed(self, player_id: str) -> bool:
+        """Whether ``player_id`` is a closed account's (a guest's or a bot's is no account's:
+        not closed). One read by the primary key: a table socket asks it as it connects."""
+        a = schema.accounts
+        async with self.store.engine.connect() as conn:
+            closed = await conn.scalar(sa.select(a.c.closed_at).where(a.c.player_id == player_id))
+        return closed is not None
 
     async def close_by_operator(self, name: str) -> tuple[str, bool]:
         """The operator closes the account ``name`` (any case): a ban. Its name as

@@ -10,7 +10,9 @@ involves). It also ends the challenges that are due: after
 ``challenges.SECONDS`` (``sweep``), or when their challenger or one of the
 challenged has had no socket anywhere for ``LEAVE_SECONDS`` (a page reload
 is no leaving). Its pool of seeks is ``seeking.Seeking``'s; the lobby pairs them at each
-sweep, tells their sockets, and ends the seek of a player who left the lobby.
+sweep, tells their sockets, and ends the seek of a player who left the lobby. An account
+closed on the web is shut out of the site at once (``shut_out``): every process closes its
+sockets, lobby and table, and a bot takes its seats.
 """
 
 from __future__ import annotations
@@ -67,7 +69,9 @@ from doublesix.server.seeking import Seeking
 from doublesix.server.settings import Settings
 from doublesix.server.store import Guest, SqlStore, Store
 from doublesix.server.windows import MovingWindows
+from doublesix.table import commands
 from doublesix.table.commands import Phrase, Player
+from doublesix.table.errors import TableError
 from doublesix.table.model import JSON, Table
 
 log = logging.getLogger(__name__)
@@ -102,6 +106,17 @@ class LobbyListener(Protocol):
     def send(self, frame: JSON) -> None: ...
 
 
+class PlayerSocket(Protocol):
+    """A socket of this process, the lobby's or a table's: whose it is, and how to close it
+    once that account is closed (must not block)."""
+
+    def belongs_to(self, player_id: str) -> bool: ...
+
+    def account_closed(self) -> None:
+        """Close the socket at once (``ws.CLOSE_ACCOUNT_CLOSED``); handle nothing more."""
+        ...
+
+
 class Lobby:
     def __init__(
         self,
@@ -119,6 +134,8 @@ class Lobby:
         self.presence, self.bus, self.history = presence, bus, history
         self.leave_seconds, self.sweep_seconds = leave_seconds, sweep_seconds
         self.listeners: set[LobbyListener] = set()
+        self.sockets: set[PlayerSocket] = set()
+        """Every socket of this process inside ``present``, the visitors' too."""
         self.seeking = Seeking(Pool(book.store), manager, settings, presence, bus)
         self.speakers = Speakers()
         self._made = MovingWindows()
@@ -158,25 +175,32 @@ class Lobby:
 
     @asynccontextmanager
     async def present(
-        self, player: Guest | None, table: str | None, lobby: bool = False
+        self, player: Guest | None, table: str | None, socket: PlayerSocket, lobby: bool = False
     ) -> AsyncIterator[Place]:
-        """While inside, ``player`` (if any) is online, seated at ``table`` (if any) until
-        ``stand_up``, in the lobby (``lobby``: the lobby's socket)."""
+        """While inside, ``socket`` is closed if its account is (``shut_out``), and ``player``
+        (if any) is online, seated at ``table`` (if any) until ``stand_up``, in the lobby
+        (``lobby``: the lobby's socket)."""
         place = Place(player, table)
-        if player is None:
-            yield place
-            return
-        self.presence.here.add(OnlinePlayer(player.id, player.name, player.account), table, lobby)
-        await self._changed(player.id)
+        self.sockets.add(socket)
         try:
-            yield place
-        finally:
-            last = self.presence.here.remove(player.id, place.table, lobby)
+            if player is None:
+                yield place
+                return
+            self.presence.here.add(
+                OnlinePlayer(player.id, player.name, player.account), table, lobby
+            )
             await self._changed(player.id)
-            if last and not self._closed:
-                task = asyncio.create_task(self._left(player.id))
-                self._leaving.add(task)
-                task.add_done_callback(self._leaving.discard)
+            try:
+                yield place
+            finally:
+                last = self.presence.here.remove(player.id, place.table, lobby)
+                await self._changed(player.id)
+                if last and not self._closed:
+                    task = asyncio.create_task(self._left(player.id))
+                    self._leaving.add(task)
+                    task.add_done_callback(self._leaving.discard)
+        finally:
+            self.sockets.discard(socket)
 
     def stand_up(self, place: Place) -> None:
         """The seat of a socket inside ``present`` was left (the socket stays, watching): its
@@ -278,12 +302,34 @@ class Lobby:
             for listener in list(self.listeners):
                 if listener.player == data["p"]:
                     listener.send(frame)
+        elif kind == "closed":
+            for socket in list(self.sockets):
+                if socket.belongs_to(data["p"]):
+                    socket.account_closed()
         elif kind == "to":
             people, challenger = set(data["p"]), data["c"]
             for listener in list(self.listeners):
                 if listener.player in people:
                     challenge = data["f"] | {"mine": listener.player == challenger}
                     listener.send({"type": "challenge", "challenge": challenge})
+
+    # --- a closed account -------------------------------------------------------------
+
+    async def shut_out(self, player_id: str) -> None:
+        """The account ``player_id`` was closed (a ban, or its player's own close): every
+        process of the site closes its sockets, lobby and table, at once (their players go
+        offline; a table socket's seat is away), then a bot takes each seat it holds, as for
+        a player who leaves (``commands.Leave``: before the start the seat is free again, or
+        the table is closed if the account made it). Its seats' tokens are refused from
+        then on (``ws.table_socket``), so it takes none of them back."""
+        if self._closed:
+            return
+        self.bus.publish({"k": "closed", "p": player_id})
+        for table_id, seat in await self.book.store.seats_of(player_id):
+            with contextlib.suppress(TableError):  # over meanwhile, or its owner is away
+                link = await self.manager.get(table_id)
+                if link is not None:
+                    await link.submit(commands.Leave(seat))
 
     # --- the lists of tables ------------------------------------------------------------
 

@@ -6,7 +6,8 @@ guest's); a visitor without a name gets the lists read-only. The first frame is
 how many seek each kind of game, the last chat messages); then ``online``,
 ``challenge``, ``seek``, ``pool`` and ``chat`` frames as things change. The
 client sends only ``chat`` frames, parsed at the edge like the table socket's
-(``incoming.parse_frame``: size, JSON, phrase) and rate-limited like them.
+(``incoming.parse_frame``: size, JSON, phrase) and rate-limited like them. The server
+closes it with 4410 once its account is closed (``Lobby.shut_out``).
 """
 
 from __future__ import annotations
@@ -21,8 +22,17 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from doublesix.server.deps import Server, player_of
 from doublesix.server.incoming import ChatFrame, bad, parse_frame
 from doublesix.server.lobby_room import Lobby
+from doublesix.server.store import Guest
 from doublesix.server.windows import MovingWindows
-from doublesix.server.ws import CLOSE_TOO_SLOW, MAX_QUEUE, error_frame
+from doublesix.server.ws import (
+    ACCOUNT_CLOSED,
+    MAX_QUEUE,
+    TOO_SLOW,
+    Goodbye,
+    error_frame,
+    send_frames,
+    side_by_side,
+)
 from doublesix.table.commands import Player
 from doublesix.table.errors import Refusal, TableError
 from doublesix.table.frames import encode
@@ -36,13 +46,19 @@ class LobbyConnection:
 
     def __init__(self, player: str | None) -> None:
         self._player = player
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str | Goodbye] = asyncio.Queue()
         self._early: list[JSON] | None = []
         """Frames that came while the first one was being made (sent after it)."""
 
     @property
     def player(self) -> str | None:
         return self._player
+
+    def belongs_to(self, player_id: str) -> bool:
+        return player_id == self._player
+
+    def account_closed(self) -> None:
+        self.queue.put_nowait(ACCOUNT_CLOSED)  # after the frames queued: the sender closes it
 
     def start(self, welcome: JSON) -> None:
         early, self._early = self._early or [], None
@@ -54,19 +70,9 @@ class LobbyConnection:
             self._early.append(frame)
             return
         if self.queue.qsize() >= MAX_QUEUE:
-            self.queue.put_nowait(None)
+            self.queue.put_nowait(TOO_SLOW)
             return
         self.queue.put_nowait(encode(frame))
-
-
-async def _sender(ws: WebSocket, conn: LobbyConnection) -> None:
-    while True:
-        frame = await conn.queue.get()
-        if frame is None:
-            with contextlib.suppress(Exception):
-                await ws.close(CLOSE_TOO_SLOW)
-            return
-        await ws.send_text(frame)
 
 
 async def lobby_socket(ws: WebSocket) -> None:
@@ -75,14 +81,8 @@ async def lobby_socket(ws: WebSocket) -> None:
     await ws.accept()
     player = await player_of(server, ws.cookies)
     conn = LobbyConnection(None if player is None else player.id)
-    key = uuid.uuid4().hex
-    limit = server.limits
-    rate = RateLimitItemPerSecond(
-        max(1, int(limit.burst)), max(1, round(limit.burst / limit.frames_per_second))
-    )
-    sender: asyncio.Task[None] | None = None
     try:
-        async with lobby.present(player, None, lobby=True):
+        async with lobby.present(player, None, conn, lobby=True):
             lobby.listeners.add(conn)
             you = None if player is None else player.own()
             # The list is read with no await since the socket joined the listeners: every
@@ -98,39 +98,42 @@ async def lobby_socket(ws: WebSocket) -> None:
                     "chat": await lobby.history.last(),
                 }
             )
-            sender = asyncio.create_task(_sender(ws, conn))
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-                if not _frames.hit(rate, key):
-                    conn.send(
-                        error_frame(TableError(Refusal.RATE_LIMITED, "too many frames; slow down"))
-                    )
-                    continue
-                text = message.get("text")
-                try:
-                    frame = parse_frame(text if isinstance(text, str) else None)
-                    if not isinstance(frame, ChatFrame):
-                        raise bad('the lobby takes only {"type": "chat", ...} frames')
-                    if player is None:
-                        raise TableError(
-                            Refusal.CHAT, "choose a name before you chat", field="name"
-                        )
-                    await server.chat.check(player.id)
-                    await lobby.chat(
-                        Player(player.id, player.name, player.account), frame.text, frame.phrase
-                    )
-                except TableError as e:
-                    conn.send(error_frame(e))
+            await side_by_side(_read(ws, server, lobby, conn, player), send_frames(ws, conn.queue))
     except WebSocketDisconnect:
         return
     finally:
         lobby.listeners.discard(conn)
-        if sender is not None:
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
         if ws.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await ws.close()
+
+
+async def _read(
+    ws: WebSocket, server: Server, lobby: Lobby, conn: LobbyConnection, player: Guest | None
+) -> None:
+    """Take the client's chat frames until it goes away."""
+    key = uuid.uuid4().hex
+    limit = server.limits
+    rate = RateLimitItemPerSecond(
+        max(1, int(limit.burst)), max(1, round(limit.burst / limit.frames_per_second))
+    )
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        if not _frames.hit(rate, key):
+            conn.send(error_frame(TableError(Refusal.RATE_LIMITED, "too many frames; slow down")))
+            continue
+        text = message.get("text")
+        try:
+            frame = parse_frame(text if isinstance(text, str) else None)
+            if not isinstance(frame, ChatFrame):
+                raise bad('the lobby takes only {"type": "chat", ...} frames')
+            if player is None:
+                raise TableError(Refusal.CHAT, "choose a name before you chat", field="name")
+            await server.chat.check(player.id)
+            await lobby.chat(
+                Player(player.id, player.name, player.account), frame.text, frame.phrase
+            )
+        except TableError as e:
+            conn.send(error_frame(e))

@@ -3,7 +3,8 @@
 
 A guest is a name and a cookie, made again in a second; an account is not. So an account is
 silenced one by one, and where guests abuse the chat the operator keeps it for accounts. A
-closed account (``Accounts``: a ban) says nothing more either, though its sockets are open.
+closed account (``Accounts``: a ban) says nothing more either, from the sockets the command
+line's ban leaves open (one on the web closes them: ``Lobby.shut_out``).
 The check is made where a chat frame comes in — the table's socket and the lobby's — before
 it reaches a table or the lobby, so the tables stay pure: one read by the primary key a
 message (chat is rate-limited).
@@ -37,9 +38,9 @@ class ChatGate:
 
     async def check(self, player_id: str | None) -> None:
         """Refuse (``TableError``, code ``chat``) a message from a silenced account (field
-        ``silenced``), from a closed one whose sockets are still open (field ``closed``: a ban
-        takes effect at once), and where the chat is for accounts, from a guest (field
-        ``account``)."""
+        ``silenced``), from a closed one whose sockets are still open (field ``closed``: the
+        command line's ban takes effect at once), and where the chat is for accounts, from a
+        guest (field ``account``)."""
         a = schema.accounts
         row = None
         if player_id is not None:

@@ -15,7 +15,7 @@ import functools
 import logging
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +53,21 @@ CLOSE_POLICY = 1008
 CLOSE_TOO_SLOW = 1013
 CLOSE_NO_TABLE = 4404
 CLOSE_BAD_TOKEN = 4401
+CLOSE_ACCOUNT_CLOSED = 4410
+"""The socket's account was closed (a ban, or its player's own close), as HTTP's 410 Gone:
+its sockets close at once and its seats' tokens play no more."""
+
+
+@dataclass(frozen=True)
+class Goodbye:
+    """The last thing a socket's sender does: close it with ``code`` and ``reason``."""
+
+    code: int
+    reason: str = ""
+
+
+TOO_SLOW = Goodbye(CLOSE_TOO_SLOW, "too slow to read")
+ACCOUNT_CLOSED = Goodbye(CLOSE_ACCOUNT_CLOSED, "this account is closed")
 
 
 @dataclass
@@ -95,7 +110,7 @@ class Connection:
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str | Goodbye] = asyncio.Queue()
         self.floor: int | None = None
         """The last version queued; None until the first frames are."""
         self._early: list[tuple[int, str]] = []
@@ -107,6 +122,8 @@ class Connection:
         """The hint being found for this socket (stopped when it closes)."""
         self.on_unseat: Callable[[], None] = lambda: None
         """Called once the socket holds its seat no more."""
+        self.goodbye: Goodbye | None = None
+        """Set once the socket is shut: the frames it receives from then on are not handled."""
 
     def deliver(self, version: int | None, frame: str) -> None:
         if self.floor is None:
@@ -148,9 +165,16 @@ class Connection:
     def send(self, message: JSON) -> None:
         self._put(encode(message))
 
+    def shut(self, error: TableError, goodbye: Goodbye) -> None:
+        """Close the socket after the frames queued so far and ``error``; what the client
+        sends meanwhile is not handled."""
+        self.send(error_frame(error))
+        self.goodbye = goodbye
+        self.queue.put_nowait(goodbye)
+
     def _put(self, frame: str) -> None:
         if self.queue.qsize() >= MAX_QUEUE:
-            self.queue.put_nowait(None)  # too slow: the sender closes the socket
+            self.queue.put_nowait(TOO_SLOW)  # the sender closes the socket
             return
         self.queue.put_nowait(frame)
 
@@ -164,20 +188,42 @@ async def _receive(ws: WebSocket) -> str | bool | None:
     return text if isinstance(text, str) else None
 
 
-async def _close(ws: WebSocket, code: int, error: TableError | None = None) -> None:
+async def _close(
+    ws: WebSocket, code: int, error: TableError | None = None, reason: str | None = None
+) -> None:
     with contextlib.suppress(Exception):
         if error is not None:
             await ws.send_text(encode(error_frame(error)))
-        await ws.close(code)
+        await ws.close(code, reason)
 
 
-async def _sender(ws: WebSocket, conn: Connection) -> None:
+async def send_frames(ws: WebSocket, queue: asyncio.Queue[str | Goodbye]) -> None:
+    """A socket's sender: the queued frames in order, until a ``Goodbye`` closes it."""
     while True:
-        frame = await conn.queue.get()
-        if frame is None:
-            await _close(ws, CLOSE_TOO_SLOW)
+        frame = await queue.get()
+        if isinstance(frame, Goodbye):
+            await _close(ws, frame.code, reason=frame.reason)
             return
         await ws.send_text(frame)
+
+
+async def side_by_side(
+    reader: Coroutine[Any, Any, None], sender: Coroutine[Any, Any, None]
+) -> None:
+    """Run a socket's reader and sender until either ends: the client went away (the reader
+    returns), or the sender closed the socket (a ``Goodbye``) or could not send. The socket
+    is done with then, whether or not the client answers the close: the other one is
+    stopped. An error of the reader is raised; the sender's (a client gone) is not."""
+    reading, sending = asyncio.create_task(reader), asyncio.create_task(sender)
+    try:
+        await asyncio.wait((reading, sending), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        reading.cancel()
+        sending.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sending
+        with contextlib.suppress(asyncio.CancelledError):
+            await reading
 
 
 async def table_socket(ws: WebSocket, table_id: str) -> None:
@@ -210,19 +256,44 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
     guest = await player_of(server, ws.cookies)
     player = None if guest is None else commands.Player(guest.id, guest.name, guest.account)
-    socket = Socket(table_id, f"{server.manager.process}/{uuid.uuid4().hex}", Connection(seat))
+    holder = None if seat is None else table.seats[seat].player
+    socket = Socket(
+        table_id,
+        f"{server.manager.process}/{uuid.uuid4().hex}",
+        Connection(seat),
+        frozenset(p for p in (holder, None if guest is None else guest.id) if p is not None),
+    )
     lobby: Lobby = ws.app.state.lobby
-    async with lobby.present(guest, None if seat is None else table_id) as place:  # online
+    async with lobby.present(guest, None if seat is None else table_id, socket) as place:
+        # Looked at once the socket is one of the lobby's: an account closed after this
+        # read has it shut (``Lobby.shut_out``).
+        if holder is not None and await server.accounts.is_closed(holder):
+            closed = TableError(
+                Refusal.ACCOUNT_CLOSED,
+                "this seat's account is closed: its token plays no more",
+                field="token",
+            )
+            await _close(ws, CLOSE_ACCOUNT_CLOSED, closed, ACCOUNT_CLOSED.reason)
+            return
         await _serve(ws, server, socket, player, hello, functools.partial(lobby.stand_up, place))
 
 
-@dataclass
+@dataclass(eq=False)  # one of the lobby's sockets, each itself
 class Socket:
-    """A socket at a table: its table, its key among all the server's sockets, its frames."""
+    """A socket at a table: its table, its key among all the server's sockets, its frames,
+    and whose it is: the player of its cookies and that of its seat (who may have sent no
+    cookie), either of whom closing their account closes it."""
 
     table: str
     key: str
     conn: Connection
+    players: frozenset[str]
+
+    def belongs_to(self, player_id: str) -> bool:
+        return player_id in self.players
+
+    def account_closed(self) -> None:
+        self.conn.shut(TableError(Refusal.ACCOUNT_CLOSED, ACCOUNT_CLOSED.reason), ACCOUNT_CLOSED)
 
 
 async def _serve(
@@ -236,7 +307,6 @@ async def _serve(
     """Serve one socket; ``stand_up`` tells the lobby when its seat is left (``unseat``)."""
     conn, table_id = socket.conn, socket.table
     since, token = hello.since, (hello.token if conn.seat is not None else None)
-    sender: asyncio.Task[None] | None = None
     here = server.sockets.setdefault(table_id, {})
     try:
         await server.hub.follow(table_id)
@@ -258,22 +328,7 @@ async def _serve(
 
         conn.on_unseat = unseated
         conn.start(version, frames)
-        sender = asyncio.create_task(_sender(ws, conn))
-        bucket = _Bucket(server.limits.frames_per_second, server.limits.burst)
-        while True:
-            text = await _receive(ws)
-            if text is False:
-                return
-            if not bucket.take():
-                conn.send(
-                    error_frame(TableError(Refusal.RATE_LIMITED, "too many frames; slow down"))
-                )
-                continue
-            try:
-                frame = parse_frame(text if isinstance(text, str) else None)
-                await _handle(server, table_id, conn, player, frame)
-            except TableError as e:
-                conn.send(error_frame(e))
+        await side_by_side(_read(ws, server, table_id, conn, player), send_frames(ws, conn.queue))
     except (WebSocketDisconnect, TableError):
         return
     finally:
@@ -285,13 +340,34 @@ async def _serve(
                 await _submit(server, table_id, commands.Disconnect(socket.key))
         if not here:
             server.sockets.pop(table_id, None)
-        if sender is not None:
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
         if ws.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await ws.close()
+
+
+async def _read(
+    ws: WebSocket,
+    server: Server,
+    table_id: str,
+    conn: Connection,
+    player: commands.Player | None,
+) -> None:
+    """Handle the client's frames until it goes away; none once its socket is shut."""
+    bucket = _Bucket(server.limits.frames_per_second, server.limits.burst)
+    while True:
+        text = await _receive(ws)
+        if text is False:
+            return
+        if conn.goodbye is not None:
+            continue  # its sender closes it
+        if not bucket.take():
+            conn.send(error_frame(TableError(Refusal.RATE_LIMITED, "too many frames; slow down")))
+            continue
+        try:
+            frame = parse_frame(text if isinstance(text, str) else None)
+            await _handle(server, table_id, conn, player, frame)
+        except TableError as e:
+            conn.send(error_frame(e))
 
 
 async def _link(server: Server, table_id: str) -> TableLink:

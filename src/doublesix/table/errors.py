@@ -33,6 +33,9 @@ class Refusal(StrEnum):
     REMATCH = "rematch"
     SERVER = "server"
     """The change could not be stored: nothing changed."""
+    ACCOUNT_CLOSED = "account_closed"
+    """The socket's account is closed: the shell closes its sockets and refuses its seats'
+    tokens (the table itself knows no accounts)."""
 
 
 class TableError(Exception):

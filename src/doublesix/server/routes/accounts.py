@@ -15,6 +15,7 @@ from doublesix.server.account_names import AccountError, Refusal
 from doublesix.server.accounts import SESSION_DAYS, Login
 from doublesix.server.deps import COOKIE, SESSION_COOKIE, MaybeGuest, ServerDep, client_address
 from doublesix.server.errors import CommandError
+from doublesix.server.routes.challenges import LobbyDep
 from doublesix.server.store import Guest
 
 router = APIRouter(prefix="/api")
@@ -138,15 +139,17 @@ async def change_password(
 
 @router.post("/account/close")
 async def close_account(
-    body: CloseIn, request: Request, srv: ServerDep, who: MaybeGuest
+    body: CloseIn, request: Request, srv: ServerDep, room: LobbyDep, who: MaybeGuest
 ) -> JSONResponse:
-    """Close the logged-in account (``Accounts.close``): every session ends, this one too."""
+    """Close the logged-in account (``Accounts.close``): every session ends, this one too,
+    and its sockets in every tab close at once, a bot in its seats (``Lobby.shut_out``)."""
     if who is None or not who.account:
         raise refused(AccountError(Refusal.NO_ACCOUNT, "log in to close your account"))
     try:
         await srv.accounts.close(who, body.password, address=client_address(request))
     except AccountError as e:
         raise refused(e) from None
+    await room.shut_out(who.id)
     response = JSONResponse(player_json(None))
     response.delete_cookie(
         SESSION_COOKIE, httponly=True, samesite="lax", secure=request.url.scheme == "https"

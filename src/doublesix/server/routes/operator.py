@@ -135,10 +135,12 @@ async def logged(
 
 
 @router.post("/close")
-async def ban(body: BanIn, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
+async def ban(body: BanIn, room: LobbyDep, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
     """``{"name", "already"}``: the account is closed, a ban (``Accounts``: no login, no
-    page, no rank, its sessions ended; its chat refused at once, ``ChatGate``), logged with
-    its reason; ``already``: it was closed before, and nothing changed (nor is logged)."""
+    page, no rank, its sessions ended), logged with its reason, and shut out at once: its
+    sockets closed on every process, a bot in its seats (``Lobby.shut_out``); ``already``: it
+    was closed before, and nothing changed (nor is logged) but that its sockets still open
+    (the command line's ban leaves them) are closed all the same."""
     reason = _reason(body.reason)
     target = await srv.accounts.by_name(body.name)
     if target is None:
@@ -162,6 +164,7 @@ async def ban(body: BanIn, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
         raise _no_account(e) from None
     if closed:
         await moderation_log.write(sql_store(srv), now, who.name, Act.CLOSE, name, reason=reason)
+    await room.shut_out(target.id)
     return {"name": name, "already": not closed}
 
 

@@ -92,6 +92,7 @@ async function main() {
   // a table at a time as it changes: nothing polls them.
   onLobby('welcome', refreshTables);
   onLobby('table', (f) => tableChanged(f.table));
+  onLobby('account_closed', accountClosed);
   startLobbyLive({ presets: () => state.presets });
   // "Play now": after the challenges, whose tab title it leaves alone.
   startSeeks({ presets: () => state.presets, me: () => state.me, needName });
@@ -115,6 +116,19 @@ function identityChanged(who) {
   renderIdentity();
   renderForm(); // "rated" is offered to an account only
   document.dispatchEvent(new CustomEvent('ds:me')); // the lobby socket comes again as us
+}
+
+/** Our account was closed (a ban, or in another tab): this page is logged out too. The close
+ * form's own answer says goodbye, if it is this page that closed it. */
+async function accountClosed() {
+  if (state.account !== 'close') toast('account.err.closed', {}, 'error');
+  let who = null;
+  try {
+    who = (await get('/api/me')).player;
+  } catch (e) {
+    /* unanswered: nobody, until the next page asks again */
+  }
+  identityChanged(who);
 }
 
 function renderIdentity(editing = false) {

@@ -5,8 +5,11 @@ let socket = null;
 let retry = 0;
 let timer = null;
 
+const ACCOUNT_CLOSED = 4410; // the server closed the socket: our account is closed
+
 /** Call fn(frame) for every frame of `type` ('welcome', 'online', 'challenge', 'chat',
- * 'error'; 'closed' when the socket drops). */
+ * 'error'; 'closed' when the socket drops, 'account_closed' when it was closed because our
+ * account was: a ban, or our own close in another tab). */
 export function onLobby(type, fn) {
   if (!handlers.has(type)) handlers.set(type, []);
   handlers.get(type).push(fn);
@@ -41,10 +44,12 @@ export function connectLobby() {
     if (frame.type === 'welcome') retry = 0;
     emit(frame.type, frame);
   };
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
     if (socket !== ws) return;
     socket = null;
     emit('closed', {});
+    // The session ended with the account: the next socket is whoever the browser is now.
+    if (ev.code === ACCOUNT_CLOSED) emit('account_closed', {});
     retry = Math.min(retry + 1, 6);
     timer = setTimeout(connectLobby, 500 * 2 ** retry);
   };

@@ -1,5 +1,6 @@
 // The table's socket (docs/protocol.md): hello, snapshot, resume, updates; reconnects by itself.
 // It keeps the version and the missed events; what a frame means for the page is the caller's.
+import { forgetSeat } from '../api.js';
 import { state, tableId } from './state.js';
 
 let handlers = {};
@@ -36,10 +37,15 @@ export function connect(on = handlers) {
       handlers.missing();
       return;
     }
-    if (ev.code === 4401) {
-      // The token is not (or no longer) valid here: watch instead.
+    if (ev.code === 4401 || ev.code === 4410) {
+      // The token is not (or no longer) valid here, or its account is closed (4410, after an
+      // error frame that says so): watch instead.
       state.token = null;
       state.seat = null;
+      if (ev.code === 4410) {
+        forgetSeat(tableId);
+        document.dispatchEvent(new CustomEvent('ds:me')); // its session ended with it
+      }
     }
     setTimeout(() => connect(), state.retry);
     state.retry = Math.min(state.retry * 2, 8000);
