@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from redis.asyncio import Redis
-from sqlalchemy.dialects.postgresql import asyncpg
 from starlette.websockets import WebSocketDisconnect
 
 from doublesix.server import moderation_log, schema
@@ -38,7 +37,7 @@ from .site_helpers import REDIS, require_services
 from .test_accounts import register, rows
 from .test_lobby_socket import Lobby, as_player, name
 from .test_lobby_socket import register as lobby_register
-from .test_store import _store
+from .test_store import _store, icu_plan
 
 
 def shut(ws: WebSocketTestSession) -> tuple[tuple[int, str], list[dict[str, Any]]]:
@@ -555,33 +554,8 @@ def test_the_log_looks_for_a_name_in_a_range_of_the_name_index(
     """On PostgreSQL under a collation that is not C, the accounts whose names begin with
     the letters looked for (an escaped ``_`` among them) are a range of the pattern index,
     as "Find a player" reads them, and the log is read by its key, the latest first."""
-    store = _store("postgres", tmp_path, request)
     m = schema.moderation_log
-    query = (
-        sa.select(m)
-        .where(moderation_log.naming("b_r"))
-        .order_by(m.c.id.desc())
-        .limit(101)
-        .compile(dialect=asyncpg.dialect(), compile_kwargs={"literal_binds": True})
-    )
-
-    async def plan() -> str:
-        await store.migrate()
-        try:
-            async with store.writing() as conn:
-                await conn.execute(
-                    sa.text(
-                        "ALTER TABLE accounts ALTER COLUMN name_key"
-                        ' TYPE varchar(24) COLLATE "en-US-x-icu"'
-                    )
-                )
-            async with store.engine.connect() as conn:
-                await conn.execute(sa.text("SET enable_seqscan = off"))  # tables of no rows
-                rows = await conn.execute(sa.text(f"EXPLAIN {query}"))
-                return "\n".join(str(row[0]) for row in rows)
-        finally:
-            await store.close()
-
-    shown = run_async(plan())
+    query = sa.select(m).where(moderation_log.naming("b_r")).order_by(m.c.id.desc()).limit(101)
+    shown = icu_plan(_store("postgres", tmp_path, request), query)
     assert "ix_accounts_name_key_pattern" in shown and "~>=~" in shown, shown
     assert "moderation_log_pkey" in shown, shown

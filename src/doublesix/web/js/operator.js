@@ -244,21 +244,29 @@ function silencedCard() {
   });
 }
 
-/** Close an account nobody reported: its name, then the same second step as a report's. */
-function banByName() {
+/** A form of one name (`id`, labelled by the key `label`) and its button (the key
+ * `button`): `submit(name, button, input)` gets the name typed, trimmed. */
+function nameForm(className, id, label, button, submit) {
   const form = document.createElement('form');
-  form.className = 'operator-row ban-by-name';
+  form.className = className;
   const input = document.createElement('input');
-  input.id = 'ban-name';
+  input.id = id;
   input.maxLength = 64;
-  tattr(input, 'placeholder', 'operator.ban_name');
-  tattr(input, 'aria-label', 'operator.ban_name');
-  const next = el('button', 'operator.ban_next', {}, 'small');
-  next.type = 'submit';
-  form.append(input, next);
+  tattr(input, 'placeholder', label);
+  tattr(input, 'aria-label', label);
+  const send = el('button', button, {}, 'small');
+  send.type = 'submit';
+  form.append(input, send);
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
-    const name = input.value.trim();
+    submit(input.value.trim(), send, input);
+  });
+  return form;
+}
+
+/** Close an account nobody reported: its name, then the same second step as a report's. */
+function banByName() {
+  const form = nameForm('operator-row ban-by-name', 'ban-name', 'operator.ban_name', 'operator.ban_next', (name, next, input) => {
     if (!name || next.disabled) return;
     openBanStep(form, name, (on) => {
       next.disabled = on;
@@ -339,21 +347,8 @@ async function findInLog(button, name) {
 
 /** Look for a name in the log (its first letters will do), or see all of it again. */
 function logSearch() {
-  const form = document.createElement('form');
-  form.className = 'log-search';
-  const input = document.createElement('input');
-  input.id = 'log-name';
-  input.maxLength = 64;
-  input.value = state.logName;
-  tattr(input, 'aria-label', 'operator.log_find_label');
-  tattr(input, 'placeholder', 'operator.log_find_label');
-  const find = el('button', 'operator.log_find', {}, 'small');
-  find.type = 'submit';
-  form.append(input, find);
-  form.addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    findInLog(find, input.value.trim());
-  });
+  const form = nameForm('log-search', 'log-name', 'operator.log_find_label', 'operator.log_find', (name, find) => findInLog(find, name));
+  form.querySelector('#log-name').value = state.logName;
   if (state.logName) {
     const all = el('button', 'operator.log_all', {}, 'small');
     all.type = 'button';
