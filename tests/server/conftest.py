@@ -29,7 +29,7 @@ from .server_helpers import (
     command_on,
     run_async,
 )
-from .site_helpers import database, require_services, site  # noqa: F401 (test_site's)
+from .site_helpers import database, names, require_services, site  # noqa: F401 (test_site's)
 
 
 async def _pg(sql: str) -> None:

@@ -23,7 +23,10 @@ from typing import Any
 
 import httpx
 import pytest
+from redis import Redis
 from websockets.sync.client import ClientConnection, connect
+
+from doublesix.server.channels import Space
 
 from .server_helpers import POSTGRES, run_async
 
@@ -188,3 +191,17 @@ class Site:
 def site(database: str, tmp_path: Path) -> Iterator[Site]:
     with Site(database, tmp_path) as running:
         yield running
+
+
+@pytest.fixture
+def names() -> Iterator[tuple[str, str]]:
+    """Two sites' names of this test's own, the second beginning with the first; their keys
+    (the lobby's chat outlives the processes) deleted after it."""
+    first = f"t{secrets.token_hex(4)}"
+    both = first, f"{first}b"
+    yield both
+    redis = Redis.from_url(REDIS)
+    stale = [key for name in both for key in redis.scan_iter(Space(0, name).key("*"))]
+    if stale:
+        redis.delete(*stale)
+    redis.close()

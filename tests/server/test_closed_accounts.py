@@ -19,6 +19,12 @@ from .server_helpers import BOTH, TestClient
 from .test_accounts import PASSWORD, register, rows
 from .test_lobby_socket import Lobby
 
+SOCKETS_STAY = (
+    "the servers refuse its chat and its seats' tokens at once, but its open sockets stay "
+    "until they close; pass --redis to close them now\n"
+)
+"""What ``doublesix account close`` says of the account's sockets without ``--redis``."""
+
 
 @pytest.fixture
 def client(accounts_client: TestClient) -> TestClient:
@@ -134,7 +140,7 @@ def test_the_operator_closes_and_reopens_an_account(  # on SQLite; reopen on bot
 
     assert account("close", "anna") == (
         0,
-        "Anna is closed: no login, no page, no rank; the name stays taken\n",
+        "Anna is closed: no login, no page, no rank; the name stays taken\n" + SOCKETS_STAY,
         "",
     )
     assert client.get("/api/me").json() == {"player": None}  # a ban ends the sessions too
@@ -144,7 +150,11 @@ def test_the_operator_closes_and_reopens_an_account(  # on SQLite; reopen on bot
     stack.close()
     assert log_in(client, "Anna").json()["code"] == "closed"
     assert ranked(client) == []
-    assert account("close", "Anna") == (0, "Anna was closed already; nothing changed\n", "")
+    assert account("close", "Anna") == (
+        0,
+        "Anna was closed already; nothing changed\n" + SOCKETS_STAY,
+        "",
+    )
     code, out, err = account("reopen", "nobody")
     assert (code, out) == (1, "") and "no account is named 'nobody'" in err
     assert account("reopen", "ANNA") == (0, "Anna is open again\n", "")

@@ -35,6 +35,7 @@ from .server_helpers import (
 )
 from .site_helpers import REDIS, require_services
 from .test_accounts import register, rows
+from .test_closed_accounts import SOCKETS_STAY
 from .test_lobby_socket import Lobby, as_player, name
 from .test_lobby_socket import register as lobby_register
 from .test_store import _store, icu_plan
@@ -468,12 +469,12 @@ def test_the_closed_list_reads_each_ban_s_latest_reason(
     assert account("operator", "Olga")[0] == 0
     assert account("close", "boris") == (
         0,
-        "Boris is closed: no login, no page, no rank; the name stays taken\n",
+        "Boris is closed: no login, no page, no rank; the name stays taken\n" + SOCKETS_STAY,
         "",
     )
     assert account("close", "Boris", "--reason", "cheats") == (
         0,
-        "Boris was closed already; nothing changed\n",
+        "Boris was closed already; nothing changed\n" + SOCKETS_STAY,
         "",
     )
     code, out, err = account("close", "Ben", "--reason", "x" * 201)

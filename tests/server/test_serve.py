@@ -154,6 +154,7 @@ def test_serve_survives_sigkill(tmp_path: Path) -> None:
         ["--site", "a*"],  # a wildcard would match other sites' keys
         ["--site", "x" * 33],
         ["--site", "staging"],  # without --redis
+        ["--redis", "127.0.0.1:6379"],  # no scheme
     ],
 )
 def test_serve_refuses_bad_options(option: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,12 +1,14 @@
 """A closed account is shut out of the site at once (``Lobby.shut_out``): its sockets, lobby
 and table, are closed with 4410 on every process, it is online no more, its seat's token is
 refused, and a bot takes its seat as for a player who left; the game goes on, rated as
-ever. On one process (SQLite and PostgreSQL), then on two real processes through Redis."""
+ever. On one process (SQLite and PostgreSQL), then on two real processes through Redis,
+by a ban on the web and by ``doublesix account close --redis``."""
 
 from __future__ import annotations
 
 import json
 from contextlib import ExitStack
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -18,8 +20,9 @@ from doublesix.cli import main
 
 from .rating_helpers import wait_rated
 from .server_helpers import BOTH, Command, Socket, TestClient
-from .site_helpers import Process, Site
+from .site_helpers import REDIS, Process, Site
 from .test_accounts import PASSWORD, register
+from .test_closed_accounts import SOCKETS_STAY
 from .test_lobby_socket import Cookies, Lobby, as_player
 from .test_operator import appoint_on, shut
 from .test_site_lobby import LobbySocket
@@ -152,9 +155,10 @@ def test_closing_one_s_own_account_closes_the_other_tabs(client: TestClient) -> 
 def test_the_command_line_s_ban_refuses_the_seat_and_the_web_s_closes_its_sockets(
     client: TestClient, account: Command
 ) -> None:
-    """``doublesix account close`` reaches no server: Ben's open socket stays (its chat is
-    refused), but his token takes his seat no more. A ban on the web of the account closed
-    already changes nothing else, and closes that socket and hands his seat to a bot."""
+    """``doublesix account close`` without ``--redis`` reaches no server: Ben's open socket
+    stays (its chat is refused), but his token takes his seat no more. A ban on the web of
+    the account closed already changes nothing else, and closes that socket and hands his
+    seat to a bot."""
     anna, ben, olga = (logged_in(client, name) for name in ("Anna", "Ben", "Olga"))
     appoint_on(client, "Olga")
     table_id, *tokens = table_of(client, anna, ben, preset="draw", seats=TWO)
@@ -164,7 +168,11 @@ def test_the_command_line_s_ban_refuses_the_seat_and_the_web_s_closes_its_socket
         as_player(client, ben)
         b = Socket(client, stack, table_id, tokens[1])
         a.all_here()
-        assert account("close", "Ben")[0] == 0
+        assert account("close", "Ben") == (
+            0,
+            "Ben is closed: no login, no page, no rank; the name stays taken\n" + SOCKETS_STAY,
+            "",
+        )
         b.send({"type": "chat", "text": "still here?"})
         said = b.error()
         assert (said["code"], said["field"]) == ("chat", "closed")
@@ -175,6 +183,28 @@ def test_the_command_line_s_ban_refuses_the_seat_and_the_web_s_closes_its_socket
         assert again.json() == {"name": "Ben", "already": True}
         assert shut(b.ws)[0] == CLOSED
         assert a.update()["events"] == [{"seat": 1, "leave": True}]
+
+
+@pytest.mark.parametrize(
+    ("options", "code", "said"),
+    [
+        (["--site", "staging"], 2, "--site staging needs --redis"),
+        (["--redis", REDIS, "--site", "a/b"], 2, "--site: 'a/b': a site's name is 1 to 32"),
+        (["--redis", "127.0.0.1:6379"], 2, "--redis: '127.0.0.1:6379': Redis URL must"),
+        (["--redis", "redis://127.0.0.1:1/0"], 1, "--redis redis://127.0.0.1:1/0: Error"),
+    ],
+)
+def test_the_command_line_s_ban_refuses_bad_options_and_changes_nothing(
+    client: TestClient, account: Command, options: list[str], code: int, said: str
+) -> None:
+    """Bad options are usage errors, as ``serve``'s; a Redis not reached is tried before
+    the account is closed. Either way Ben is still logged in."""
+    logged_in(client, "Ben")
+    done, out, err = account("close", "Ben", *options)
+    assert (done, out) == (code, "") and said in err, err
+    if code == 1:
+        assert err.endswith("; nothing changed\n")
+    assert client.get("/api/me").json()["player"]["name"] == "Ben"
 
 
 # --- two processes ------------------------------------------------------------------------
@@ -208,13 +238,20 @@ def closed_remotely(ws: ClientConnection) -> tuple[tuple[int, str], list[dict[st
     return (closed.value.rcvd.code, closed.value.rcvd.reason), frames
 
 
-def test_a_ban_on_one_process_closes_the_sockets_on_the_other(site: Site) -> None:
-    """Ben plays through the second process; Olga bans him through the first: his sockets
-    there close at once, the first process's lobby shows him gone, and Anna's table says
-    he left."""
-    one, two = site.start(), site.start()
-    anna, olga, ben = browser(one, "Anna"), browser(one, "Olga"), browser(two, "Ben")
-    assert main(["account", "operator", "Olga", "--db", site.db]) == 0
+@dataclass
+class Playing:
+    """Ben at Anna's 2-player Draw table, which the first process runs, through the second:
+    Anna's and Ben's table sockets, Ben's lobby socket, and a visitor's lobby that sees both
+    online."""
+
+    a: ClientConnection
+    b: ClientConnection
+    bens_lobby: ClientConnection
+    watching: LobbySocket
+
+
+def ben_plays_through(one: Process, two: Process) -> Playing:
+    anna, ben = browser(one, "Anna"), browser(two, "Ben")
     made = anna.post("/api/tables", json={"preset": "draw", "seats": TWO}).json()
     joined = ben.post(f"/api/tables/{made['id']}/join", json={}).json()
     watching = LobbySocket(one, None)
@@ -222,6 +259,18 @@ def test_a_ban_on_one_process_closes_the_sockets_on_the_other(site: Site) -> Non
     bens_lobby = two.socket("/ws/lobby", additional_headers=cookie(ben))
     b = hello(two, made["id"], joined["token"], ben)
     watching.until_online({"Anna", "Ben"})
+    return Playing(a, b, bens_lobby, watching)
+
+
+def test_a_ban_on_one_process_closes_the_sockets_on_the_other(site: Site) -> None:
+    """Ben plays through the second process; Olga bans him through the first: his sockets
+    there close at once, the first process's lobby shows him gone, and Anna's table says
+    he left."""
+    one, two = site.start(), site.start()
+    olga = browser(one, "Olga")
+    assert main(["account", "operator", "Olga", "--db", site.db]) == 0
+    playing = ben_plays_through(one, two)
+    a, b, bens_lobby, watching = playing.a, playing.b, playing.bens_lobby, playing.watching
 
     banned = olga.post("/api/operator/close", json={"name": "Ben", "reason": "abuse"})
     assert banned.json() == {"name": "Ben", "already": False}
@@ -234,3 +283,48 @@ def test_a_ban_on_one_process_closes_the_sockets_on_the_other(site: Site) -> Non
         if frame["type"] == "update":
             assert frame["events"] == [{"seat": 1, "leave": True}], frame
             break
+
+
+def test_the_command_line_s_ban_with_redis_shuts_the_account_out_of_a_running_site(
+    site: Site, names: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``doublesix account close --redis URL --site NAME``, as the site's processes were
+    started: Ben plays through the second process at Anna's table, which the first runs.
+    Given another site's name, the command reaches no process, and says so: his sockets stay
+    open (their chat refused). Given the site's, both processes hear it: the second closes
+    his sockets, and the first, the table's owner, hands his seat to a bot at once (the
+    grace period is 30 s)."""
+    ours, other = names
+    one, two = site.start("--site", ours), site.start("--site", ours)
+    playing = ben_plays_through(one, two)
+    a, b, bens_lobby, watching = playing.a, playing.b, playing.bens_lobby, playing.watching
+
+    def close(site_name: str) -> list[str]:
+        options = ["--db", site.db, "--redis", REDIS, "--site", site_name]
+        assert main(["account", "close", "Ben", *options]) == 0
+        out, err = capsys.readouterr()
+        assert err == ""
+        return out.splitlines()
+
+    assert close(other) == [
+        "Ben is closed: no login, no page, no rank; the name stays taken",
+        "no server process of the site heard it on --redis (check it and --site): its open "
+        "sockets, if any, stay until they close",
+    ]
+    b.send(json.dumps({"type": "chat", "text": "still here?"}))
+    while (frame := json.loads(b.recv(timeout=15)))["type"] != "error":
+        pass
+    assert (frame["code"], frame["field"]) == ("chat", "closed")
+
+    assert close(ours) == [
+        "Ben was closed already; nothing changed",
+        "its sockets on the site are closed and a bot takes its seats "
+        "(2 server process(es) heard it)",
+    ]
+    assert closed_remotely(bens_lobby)[0] == CLOSED
+    closed, frames = closed_remotely(b)
+    assert closed == CLOSED and frames[-1]["code"] == "account_closed"
+    watching.until_online({"Anna"})
+    while (frame := json.loads(a.recv(timeout=15)))["type"] != "update":
+        pass
+    assert frame["events"] == [{"seat": 1, "leave": True}], frame

@@ -13,7 +13,6 @@ import httpx
 import pytest
 from redis import Redis
 
-from doublesix.server.channels import Space
 from doublesix.server.logins import KEY_PREFIX, LoginLimits
 
 from .server_helpers import apply_online
@@ -197,20 +196,6 @@ def other_site(tmp_path: Path) -> Iterator[Site]:
     folder.mkdir()
     with new_database() as db, Site(db, folder) as other:
         yield other
-
-
-@pytest.fixture
-def names() -> Iterator[tuple[str, str]]:
-    """Two sites' names of this test's own, the second beginning with the first; their keys
-    (the lobby's chat outlives the processes) deleted after it."""
-    first = f"t{secrets.token_hex(4)}"
-    both = first, f"{first}b"
-    yield both
-    redis = Redis.from_url(REDIS)
-    stale = [key for name in both for key in redis.scan_iter(Space(0, name).key("*"))]
-    if stale:
-        redis.delete(*stale)
-    redis.close()
 
 
 def test_two_sites_on_one_redis_database_by_name(

@@ -9,14 +9,18 @@ running, and every process of a site sees the change at once.
   account ends: a browser logged in with the old password is logged out.
 - ``silence NAME [--hours H] [--reason TEXT]``: the account's chat messages are refused, in
   the lobby and at every table, for H hours or until lifted; ``unsilence NAME`` lifts it.
-- ``close NAME [--reason TEXT]``: a ban. The account logs in no more and its sessions end;
-  its page and its ranks go, its name stays taken (``Accounts``). This command tells no
-  server: its chat and its seats' tokens are refused at once (the servers read them at each
-  message and each table socket's hello), but the sockets it has open stay open until they
-  close; a ban on the web, even of an account closed already, closes them and hands its
-  seats to bots at once (``Lobby.shut_out``). ``reopen NAME`` lets it log in again, and
-  reopens an account its player closed, if they ask. The operators do both on the web too
-  (``/operator``), but for an operator's account: that is this command's.
+- ``close NAME [--reason TEXT] [--redis URL [--site NAME]]``: a ban. The account logs in no
+  more and its sessions end; its page and its ranks go, its name stays taken
+  (``Accounts``). Its chat and its seats' tokens are refused at once (the servers read them
+  at each message and each table socket's hello). With the site's ``--redis`` (and
+  ``--site``), as ``serve``'s, it is shut out at once as by a ban on the web: the command
+  sends the site's processes the web's message (``lobby_bus.account_closed``), and each
+  closes the account's sockets and hands its seats at the tables it runs to bots
+  (``Lobby.shut_out``); even of an account closed already. Without, it tells no server:
+  the sockets the account has open stay open until they close (a ban on the web closes
+  them too). ``reopen NAME`` lets it log in again, and reopens an account its player
+  closed, if they ask. The operators do both on the web too (``/operator``), but for an
+  operator's account: that is this command's.
 - ``operator NAME [--revoke]``: the account becomes one of the site's operators, who read and
   close the reports, silence and close accounts on the web (``/operator``); ``--revoke``
   undoes it. Only this command makes an operator.
@@ -32,6 +36,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from doublesix.cli.common import CommandError, Subparsers, UsageError, number
+from doublesix.cli.serve import redis_url, site, site_needs_redis
 from doublesix.cli.site_db import add_db, on_site
 
 if TYPE_CHECKING:  # the server's stack loads only when a task runs
@@ -73,6 +78,22 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     close.add_argument(
         "--reason", default=None, help="why, kept in the operators' log (/operator shows it)"
+    )
+    close.add_argument(
+        "--redis",
+        type=redis_url,
+        default=None,
+        metavar="URL",
+        help="the site's Redis, as serve's --redis: every server process of the site closes "
+        "the account's sockets and a bot takes its seats at once (without it, its chat and "
+        "its seats' tokens are refused, but its open sockets stay until they close)",
+    )
+    close.add_argument(
+        "--site",
+        type=site,
+        default=None,
+        metavar="NAME",
+        help="with --redis: the site's name, as serve's --site (default: none)",
     )
     reopen = tasks.add_parser("reopen", help="let the closed account NAME log in again")
     operator = tasks.add_parser(
@@ -126,17 +147,37 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--reason: say why, or leave it out")
         if args.reason is not None and len(args.reason) > moderation.REASON_MAX:
             raise UsageError(f"--reason: at most {moderation.REASON_MAX} characters")
+        site_needs_redis(args)
         reason = None if args.reason is None else args.reason.strip()
         closing = logged_if_changed(
             Act.CLOSE,
             lambda s: Accounts(s, clock=time.time).close_by_operator(args.name),
             reason=reason,
         )
-        name, closed = on_site(args.db, closing)
+        told: int | None = None  # how many server processes heard it, with --redis
+        if args.redis is None:
+            name, closed = on_site(args.db, closing)
+        else:
+            name, closed, told = on_site(args.db, shutting_out(args.redis, args.site, closing))
         if closed:
             print(f"{name} is closed: no login, no page, no rank; the name stays taken")
         else:
             print(f"{name} was closed already; nothing changed")
+        if told is None:
+            print(
+                "the servers refuse its chat and its seats' tokens at once, but its open "
+                "sockets stay until they close; pass --redis to close them now"
+            )
+        elif told:
+            print(
+                "its sockets on the site are closed and a bot takes its seats "
+                f"({told} server process(es) heard it)"
+            )
+        else:
+            print(
+                "no server process of the site heard it on --redis (check it and --site): "
+                "its open sockets, if any, stay until they close"
+            )
     elif args.task == "reopen":
         reopening = logged_if_changed(
             Act.REOPEN, lambda s: Accounts(s, clock=time.time).reopen(args.name)
@@ -181,6 +222,44 @@ def logged_if_changed(
         if changed:
             await moderation_log.write(store, time.time(), None, act, name, **detail)
         return name, changed
+
+    return run
+
+
+def shutting_out(
+    url: str, site: str | None, closing: Callable[[SqlStore], Awaitable[tuple[str, bool]]]
+) -> Callable[[SqlStore], Awaitable[tuple[str, bool, int]]]:
+    """``closing``, then the account shut out of every server process of the site ``site``
+    on the Redis ``url`` (``Lobby.shut_out``'s message); it answers how many processes
+    heard it too. Redis is reached first: if it is not, nothing changes."""
+    from redis.asyncio import Redis
+    from redis.exceptions import RedisError
+
+    from doublesix.server.accounts import Accounts
+    from doublesix.server.channels import Space
+    from doublesix.server.lobby_bus import account_closed, tell_site
+
+    async def run(store: SqlStore) -> tuple[str, bool, int]:
+        client = Redis.from_url(url)
+        try:
+            try:
+                await client.ping()
+            except RedisError as e:
+                raise CommandError(f"--redis {url}: {e}; nothing changed") from None
+            name, closed = await closing(store)
+            account = await Accounts(store, clock=time.time).by_name(name)
+            assert account is not None  # just found by that name; accounts are never deleted
+            message = account_closed(account.id)
+            try:
+                told = await tell_site(client, Space.of(client, site), message)
+            except RedisError as e:
+                raise CommandError(
+                    f"--redis {url}: {e}; {name} is closed, but its sockets stay open "
+                    "until they close: run this again to close them"
+                ) from None
+        finally:
+            await client.aclose()
+        return name, closed, told
 
     return run
 

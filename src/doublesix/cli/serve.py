@@ -91,6 +91,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--redis",
+        type=redis_url,
         default=None,
         metavar="URL",
         help="Redis (redis://127.0.0.1:6379/0), where several server processes meet: "
@@ -151,6 +152,24 @@ def site(text: str) -> str:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def redis_url(text: str) -> str:
+    """An argparse ``type``: a Redis URL (``redis://``, ``rediss://`` or ``unix://``), else
+    a usage error saying why."""
+    from redis.asyncio.connection import parse_url  # Redis's client loads only where used
+
+    try:
+        parse_url(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"{text!r}: {e}") from None
+    return text
+
+
+def site_needs_redis(args: argparse.Namespace) -> None:
+    """A usage error for ``--site`` without ``--redis``, whose database it names a site in."""
+    if args.site is not None and args.redis is None:
+        raise UsageError(f"--site {args.site} needs --redis: it names the site in a Redis database")
+
+
 def _more_files() -> None:
     """Raise this process's open-file limit to its hard limit (sockets are files)."""
     try:
@@ -170,8 +189,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--port {args.port}: not a port")
     if args.workers > 1 and args.redis is None:
         raise UsageError(f"--workers {args.workers} needs --redis: the processes meet there")
-    if args.site is not None and args.redis is None:
-        raise UsageError(f"--site {args.site} needs --redis: it names the site in a Redis database")
+    site_needs_redis(args)
     import uvicorn  # the web stack loads only for this command
 
     from doublesix.server.app import SERVE_ENV

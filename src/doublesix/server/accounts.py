@@ -15,7 +15,8 @@ operators (a ban: ``doublesix account close`` or ``/operator``): its sessions en
 logs in no more, its follows and blocks go both ways, its page and its ranks go; its name
 stays taken, so that no one else plays under it, and its games stay in the records of the
 others who played them. A closed account's seat takes no socket (``is_closed``); closed on
-the web, its open sockets close at once and a bot takes its seats (``Lobby.shut_out``).
+the web (or by the command line with ``--redis``), its open sockets close at once and a bot
+takes its seats (``Lobby.shut_out``).
 Only an operator reopens one.
 """
 

@@ -1,9 +1,11 @@
-"""Messages of the lobby between the server's processes: who changed, chat, challenges.
+"""Messages of the lobby between the server's processes: who changed, chat, challenges, a
+closed account.
 
 ``publish`` hands a message to every process, this one included, and each
 delivers it to its own lobby sockets (``on_message``). Alone, a process
 delivers at once (``LocalBus``); with Redis, every process of the site listens
-on one channel, ``ds:lobby`` in the site's space (``RedisBus``, ``channels.Space``).
+on one channel, ``ds:lobby`` in the site's space (``RedisBus``, ``channels.Space``),
+where the command line sends a message too (``tell_site``).
 Like the tables' relay, Redis may lose a message: the database holds the
 challenges, and the online list is renewed every few seconds anyway.
 """
@@ -22,6 +24,18 @@ from doublesix.table.model import JSON
 CHANNEL = "ds:lobby"
 
 Handler = Callable[[JSON], None]
+
+
+def account_closed(player_id: str) -> JSON:
+    """The message that has every process shut the account ``player_id`` out
+    (``Lobby.shut_out``)."""
+    return {"k": "closed", "p": player_id}
+
+
+async def tell_site(redis: Redis, space: Space, message: JSON) -> int:
+    """Send ``message`` to every process of the site ``space`` from a process that is none
+    of them (the command line), at once; how many processes heard it."""
+    return int(await redis.publish(space.channel(CHANNEL), orjson.dumps(message)))
 
 
 class LobbyBus(Protocol):

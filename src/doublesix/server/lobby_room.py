@@ -10,9 +10,10 @@ involves). It also ends the challenges that are due: after
 ``challenges.SECONDS`` (``sweep``), or when their challenger or one of the
 challenged has had no socket anywhere for ``LEAVE_SECONDS`` (a page reload
 is no leaving). Its pool of seeks is ``seeking.Seeking``'s; the lobby pairs them at each
-sweep, tells their sockets, and ends the seek of a player who left the lobby. An account
-closed on the web is shut out of the site at once (``shut_out``): every process closes its
-sockets, lobby and table, and a bot takes its seats.
+sweep, tells their sockets, and ends the seek of a player who left the lobby. A closed
+account is shut out of the site at once (``shut_out``, or ``doublesix account close
+--redis``, which sends the same message): every process closes its sockets, lobby and
+table, and a bot takes its seats at the tables the process runs.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
@@ -43,7 +44,7 @@ from doublesix.server.challenges import (
 )
 from doublesix.server.errors import CommandError
 from doublesix.server.lobby import table_json
-from doublesix.server.lobby_bus import LobbyBus, LocalBus, RedisBus
+from doublesix.server.lobby_bus import LobbyBus, LocalBus, RedisBus, account_closed
 from doublesix.server.lobby_chat import (
     History,
     LocalHistory,
@@ -196,9 +197,7 @@ class Lobby:
                 last = self.presence.here.remove(player.id, place.table, lobby)
                 await self._changed(player.id)
                 if last and not self._closed:
-                    task = asyncio.create_task(self._left(player.id))
-                    self._leaving.add(task)
-                    task.add_done_callback(self._leaving.discard)
+                    self._soon(self._left(player.id))
         finally:
             self.sockets.discard(socket)
 
@@ -210,9 +209,13 @@ class Lobby:
         self.presence.here.stand(place.player.id, place.table)
         place.table = None
         if not self._closed:
-            task = asyncio.create_task(self._changed(place.player.id))
-            self._leaving.add(task)
-            task.add_done_callback(self._leaving.discard)
+            self._soon(self._changed(place.player.id))
+
+    def _soon(self, work: Coroutine[None, None, None]) -> None:
+        """Run ``work`` in a task of its own, which ``close`` cancels if it is not done."""
+        task = asyncio.create_task(work)
+        self._leaving.add(task)
+        task.add_done_callback(self._leaving.discard)
 
     async def players(self) -> list[JSON]:
         """Everyone online on the site, as the lobby shows them, by name; an account with its
@@ -303,9 +306,7 @@ class Lobby:
                 if listener.player == data["p"]:
                     listener.send(frame)
         elif kind == "closed":
-            for socket in list(self.sockets):
-                if socket.belongs_to(data["p"]):
-                    socket.account_closed()
+            self._shut(data["p"])
         elif kind == "to":
             people, challenger = set(data["p"]), data["c"]
             for listener in list(self.listeners):
@@ -316,20 +317,37 @@ class Lobby:
     # --- a closed account -------------------------------------------------------------
 
     async def shut_out(self, player_id: str) -> None:
-        """The account ``player_id`` was closed (a ban, or its player's own close): every
-        process of the site closes its sockets, lobby and table, at once (their players go
-        offline; a table socket's seat is away), then a bot takes each seat it holds, as for
-        a player who leaves (``commands.Leave``: before the start the seat is free again, or
-        the table is closed if the account made it). Its seats' tokens are refused from
-        then on (``ws.table_socket``), so it takes none of them back."""
-        if self._closed:
-            return
-        self.bus.publish({"k": "closed", "p": player_id})
-        for table_id, seat in await self.book.store.seats_of(player_id):
-            with contextlib.suppress(TableError):  # over meanwhile, or its owner is away
-                link = await self.manager.get(table_id)
-                if link is not None:
-                    await link.submit(commands.Leave(seat))
+        """The account ``player_id`` was closed (a ban, or its player's own close): tell every
+        process of the site, this one too, to shut it out (``_shut``). ``doublesix account
+        close --redis`` sends the same message from outside the site's processes
+        (``lobby_bus.tell_site``)."""
+        if not self._closed:
+            self.bus.publish(account_closed(player_id))
+
+    def _shut(self, player_id: str) -> None:
+        """This process's part of shutting the account ``player_id`` out: it closes its
+        sockets, lobby and table, at once (their players go offline; a table socket's seat
+        is away), then a bot takes each seat the account holds at the tables this process
+        runs, as for a player who leaves (``commands.Leave``: before the start the seat is
+        free again, or the table is closed if the account made it). A table's owner hands
+        its seat over wherever the account's sockets were. Its seats' tokens are refused
+        from then on (``ws.table_socket``), so it takes none of them back.
+
+        A table that no process runs just then (its process died, and no other has taken
+        its lease yet) hears nothing: the process that takes it over finds the seat away,
+        as every seat of it, and no token takes it back, so once a game's grace period runs
+        out a bot plays for it (``serve --grace``), as for any player gone."""
+        for socket in list(self.sockets):
+            if socket.belongs_to(player_id):
+                socket.account_closed()
+        if not self._closed:
+            self._soon(self._hand_over(player_id))
+
+    async def _hand_over(self, player_id: str) -> None:
+        """A bot in every seat ``player_id`` holds at the tables this process runs."""
+        for host, seat in self.manager.seats_of(player_id):
+            with contextlib.suppress(TableError):  # over meanwhile, or stopping
+                await host.submit(commands.Leave(seat))
 
     # --- the lists of tables ------------------------------------------------------------
 

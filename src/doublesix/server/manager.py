@@ -24,7 +24,7 @@ from doublesix.server.requests import Shell
 from doublesix.server.store import Store
 from doublesix.table import commands
 from doublesix.table.errors import Refusal, TableError
-from doublesix.table.model import JSON, Table, TableStatus
+from doublesix.table.model import JSON, SeatKind, Table, TableStatus
 from doublesix.table.state import TableState
 
 PUBLISHED_AGAIN = 8
@@ -100,6 +100,18 @@ class TableManager:
                 raise TableError(Refusal.SERVER, "the table is changing hands; try again")
             remote = self._remote[table_id] = RemoteTable(self.relay, owner, table_id)
             return remote
+
+    def seats_of(self, player_id: str) -> list[tuple[TableHost, int]]:
+        """The seats ``player_id`` holds at the tables this process runs that are not over
+        (open or being played): each one's host and number. A table run elsewhere is its
+        owner's to look at."""
+        return [
+            (host, seat.number)
+            for host in self.hosts.values()
+            if host.running and host.table.status in (TableStatus.OPEN, TableStatus.PLAYING)
+            for seat in host.table.seats
+            if seat.kind == SeatKind.HUMAN and seat.player == player_id
+        ]
 
     def forget(self, table_id: str) -> None:
         """Its owner has changed (or stopped answering): ask the lease again next time."""

@@ -4,7 +4,8 @@
 A guest is a name and a cookie, made again in a second; an account is not. So an account is
 silenced one by one, and where guests abuse the chat the operator keeps it for accounts. A
 closed account (``Accounts``: a ban) says nothing more either, from the sockets the command
-line's ban leaves open (one on the web closes them: ``Lobby.shut_out``).
+line's ban without ``--redis`` leaves open (one on the web, or with ``--redis``, closes
+them: ``Lobby.shut_out``).
 The check is made where a chat frame comes in — the table's socket and the lobby's — before
 it reaches a table or the lobby, so the tables stay pure: one read by the primary key a
 message (chat is rate-limited).

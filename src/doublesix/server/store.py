@@ -351,23 +351,6 @@ class SqlStore:
             Entry(r.version, EventKind(r.kind), r.seat, dict(r.data), r.created_at) for r in rows
         ]
 
-    async def seats_of(self, player_id: str) -> list[tuple[str, int]]:
-        """The seats ``player_id`` holds at tables not over (open or being played), as
-        stored: each one's table and number."""
-        t, s = schema.tables, schema.seats
-        query = (
-            sa.select(s.c.table_id, s.c.seat)
-            .join(t, t.c.id == s.c.table_id)
-            .where(
-                s.c.player_id == player_id,
-                s.c.kind == SeatKind.HUMAN.value,
-                t.c.status.in_([TableStatus.OPEN.value, TableStatus.PLAYING.value]),
-            )
-            .order_by(s.c.table_id, s.c.seat)
-        )
-        async with self.engine.connect() as conn:
-            return [(row.table_id, row.seat) for row in await conn.execute(query)]
-
 
 @dataclass
 class _Pending:

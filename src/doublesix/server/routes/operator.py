@@ -140,7 +140,7 @@ async def ban(body: BanIn, room: LobbyDep, srv: ServerDep, who: OperatorDep) -> 
     page, no rank, its sessions ended), logged with its reason, and shut out at once: its
     sockets closed on every process, a bot in its seats (``Lobby.shut_out``); ``already``: it
     was closed before, and nothing changed (nor is logged) but that its sockets still open
-    (the command line's ban leaves them) are closed all the same."""
+    (the command line's ban without ``--redis`` leaves them) are closed all the same."""
     reason = _reason(body.reason)
     target = await srv.accounts.by_name(body.name)
     if target is None:
