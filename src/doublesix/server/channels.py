@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 from collections.abc import Callable
@@ -78,14 +79,20 @@ class Space:
         """The key ``name`` of this site (also the beginning of a ``scan`` pattern's)."""
         return name if self.site is None else f"{self.site}{SITE_DELIMITER}{name}"
 
+    @functools.cached_property
+    def _channels(self) -> str:
+        """How every channel of this site begins (spelled once: channels are named at each
+        message sent and read)."""
+        return f"db{self.database}:{self.key('')}"
+
     def channel(self, name: str) -> str:
         """The channel ``name`` of this site."""
-        return f"db{self.database}:{self.key(name)}"
+        return self._channels + name
 
     def channel_name(self, channel: str) -> str:
         """The name that ``channel``, one of this site's channels, was given (``channel``'s
         inverse)."""
-        return channel.removeprefix(self.channel(""))
+        return channel.removeprefix(self._channels)
 
 
 class Channels:
