@@ -6,7 +6,7 @@ import json
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -114,8 +114,11 @@ def reads(target: Any, path: str) -> list[str]:
     return urls
 
 
-def play_bot_game(base: str, preset: str = "kozel", target: int = 30) -> str:
-    """A whole game through the socket protocol (seat 0 plays its first legal move); its id."""
+def play_bot_game(
+    base: str, preset: str = "kozel", target: int = 30, said: Sequence[str] = ()
+) -> str:
+    """A whole game through the socket protocol (seat 0 plays its first legal move); its id.
+    Seat 0 (Vera) says the lines ``said`` at the table first."""
     import httpx
     from websockets.sync.client import connect
 
@@ -133,6 +136,8 @@ def play_bot_game(base: str, preset: str = "kozel", target: int = 30) -> str:
     url = base.replace("http://", "ws://") + f"/ws/table/{table['id']}"
     with connect(url, open_timeout=10) as ws:
         ws.send(json.dumps({"type": "hello", "token": table["token"], "since": None}))
+        for text in said:
+            ws.send(json.dumps({"type": "chat", "text": text}))
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             msg = json.loads(ws.recv(timeout=30))

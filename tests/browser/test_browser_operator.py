@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .browser_helpers import as_guest, create_table, person_name, register
+from .browser_helpers import as_guest, create_table, person_name, play_bot_game, register
 from .conftest import serve
 from .test_browser_languages import check_page
 
@@ -241,6 +241,45 @@ def test_an_operator_removes_a_table_chat_message(new_context: Any, site: tuple[
     olga.reload()
     olga.locator("#chat-list .chat-line", has_text="anyone for a game?").wait_for()
     assert "something vile" not in olga.inner_text("#chat-list")
+
+
+def test_an_operator_removes_a_line_on_a_finished_game_s_page(
+    new_context: Any, site: tuple[str, Path]
+) -> None:
+    """On a finished game's page, an operator's "✕" removes a line of the table's chat: the
+    line says it was removed, and the page read again leaves it out. Nobody else has a "✕"."""
+    base, db = site
+    game = f"/game/{play_bot_game(base, said=('something vile', 'good game'))}"
+    o_name = person_name("Olga")
+    olga = new_context().new_page()
+    register(olga, o_name, PASSWORD)
+    account_command(db, "operator", o_name)
+    anna = new_context().new_page()
+    as_guest(anna, person_name("Anna"))
+    anna.goto(game)
+    anna.locator("#game-chat .chat-line", has_text="something vile").wait_for()
+    assert anna.locator("#game-chat .chat-remove").count() == 0  # a player has none
+
+    olga.goto(game)
+    vile = olga.locator("#game-chat .chat-line", has_text="something vile")
+    remove = vile.locator(".chat-remove")
+    remove.wait_for()
+    assert remove.get_attribute("title") == "Remove Vera's message from the table (operators)"
+    with olga.expect_response("**/api/operator/tables/**") as removed:
+        remove.click()
+    assert removed.value.status == 200, removed.value.text()
+    gone = olga.locator("#game-chat .chat-line.removed")
+    gone.wait_for()
+    assert gone.inner_text() == "Message removed"
+    assert "something vile" not in olga.inner_text("#game-chat")
+    kept = olga.locator("#game-chat .chat-line", has_text="good game")
+    assert kept.locator(".chat-remove").count() == 1
+    for page in (olga, anna):
+        page.reload()
+        page.locator("#game-chat .chat-line", has_text="good game").wait_for()
+        assert "something vile" not in page.inner_text("#game-chat")
+        assert page.locator("#game-chat .chat-line").count() == 1
+    assert olga.locator("#game-chat .chat-line.removed").count() == 0  # left out, not shown
 
 
 def test_an_operator_closes_an_account_by_name_and_from_a_report_and_reopens_it(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from typing import Any
 
@@ -401,6 +402,57 @@ def test_an_operator_removes_a_chat_message_from_every_view_and_resume() -> None
     again = rebuilt.greeting(None, said.version - 1)
     assert again is not None and again[:-1] == greeting[:-1]  # but who is away since when
     assert chat_shown(log) == [chat_message(kept)]
+
+
+def test_an_operator_removes_a_message_older_than_those_the_pages_show() -> None:
+    """Any chat entry of the log, however old, even after the game and in a state rebuilt
+    from the log; one removed already, or no message of the table, is refused alike."""
+    config = TableConfig(chat_kept=3, chat_burst=100, resume_events=1000)
+    state = started(config)
+    said = [state.apply(commands.Chat(0, ANNA, text=f"line {n}"), 2.0).entries[0] for n in range(6)]
+    play_to_the_end(state)
+    assert [m["text"] for m in state.view(None)["chat"]] == ["line 3", "line 4", "line 5"]
+    log = list(state.recent)
+    rebuilt = TableState.rebuild(copy.deepcopy(state.table), log, config, LEVELS, 99.0)
+    for table_state in (state, rebuilt):
+        out = table_state.apply(commands.Unchat(said[0].version), 99.0)
+        assert [(e.kind, e.data) for e in out.entries] == [
+            (EventKind.UNCHAT, {"chat": said[0].version})
+        ]
+        assert out.answer is None  # the words are the stored log's (the shell reads them)
+        before = frozen(table_state) + repr(list(table_state.recent))
+        for version, why in (
+            (said[0].version, f"message {said[0].version} was removed already"),
+            (1, "entry 1 is no message of this table"),
+            (table_state.table.version + 1, "is no message of this table"),
+        ):
+            with pytest.raises(TableError) as e:
+                table_state.apply(commands.Unchat(version), 100.0)
+            assert (e.value.code, e.value.field) == (Refusal.NO_MESSAGE, "chat")
+            assert why in e.value.message
+            assert frozen(table_state) + repr(list(table_state.recent)) == before
+        greeting = table_state.greeting(None, said[0].version - 1)
+        assert greeting is not None and "line 0" not in "".join(greeting)
+        assert json.loads(greeting[1]) == {
+            "type": "chat",
+            "version": said[0].version,
+            "removed": True,
+        }
+    removed = [*log, *out.entries]
+    assert [m["text"] for m in chat_shown(removed)] == [f"line {n}" for n in range(1, 6)]
+    again = TableState.rebuild(copy.deepcopy(state.table), removed, config, LEVELS, 101.0)
+    with pytest.raises(TableError) as e:  # the log says it was removed
+        again.apply(commands.Unchat(said[0].version), 102.0)
+    assert "removed already" in e.value.message
+    again.apply(commands.Unchat(said[1].version), 102.0)
+    wordless = [  # a log whose entry holds the placeholder in place of the words
+        dataclasses.replace(e, data={"removed": True}) if e.version == said[2].version else e
+        for e in log
+    ]
+    rebuilt = TableState.rebuild(copy.deepcopy(state.table), wordless, config, LEVELS, 103.0)
+    with pytest.raises(TableError) as e:
+        rebuilt.apply(commands.Unchat(said[2].version), 104.0)
+    assert "removed already" in e.value.message
 
 
 def test_leaving_is_for_a_seated_player_at_a_table_not_over() -> None:

@@ -21,6 +21,14 @@ running, and every process of a site sees the change at once.
   them too). ``reopen NAME`` lets it log in again, and reopens an account its player
   closed, if they ask. The operators do both on the web too (``/operator``), but for an
   operator's account: that is this command's.
+- ``erase NAME [--redis URL [--site NAME]]``: the player asked the operator (the site sends no
+  e-mail) to erase their account and personal data (``server/erasure.py``). The account is
+  closed as by ``close``, and erased at once if none of its games is being played; else it
+  says how many are, and a server erases it within minutes of their end (a bot finishes its
+  seats). ``--redis`` as for ``close``: its sockets are shut out at once, its words leave the
+  lobby's chat, and the processes read the games it rewrote again; without, a server without
+  Redis keeps its lobby messages in memory until they scroll away or it restarts. Erasing
+  again changes nothing; nothing reopens an account whose erasure was asked.
 - ``operator NAME [--revoke]``: the account becomes one of the site's operators, who read and
   close the reports, silence and close accounts on the web (``/operator``); ``--revoke``
   undoes it. Only this command makes an operator.
@@ -40,11 +48,17 @@ from doublesix.cli.serve import redis_url, site, site_needs_redis
 from doublesix.cli.site_db import add_db, on_site
 
 if TYPE_CHECKING:  # the server's stack loads only when a task runs
+    from doublesix.server import erasure
     from doublesix.server.moderation_log import Act
     from doublesix.server.store import SqlStore
 
 T = TypeVar("T")
 
+WITHOUT_REDIS = (
+    "its open sockets, if any, stay until they close, and a server without Redis keeps its "
+    "lobby messages until they scroll away; pass --redis to end both now"
+)
+"""What ``erase`` without ``--redis`` says it could not reach."""
 MAX_HOURS = 24 * 365 * 10
 """The longest silence given in hours; longer is until lifted (no ``--hours``)."""
 
@@ -52,7 +66,7 @@ MAX_HOURS = 24 * 365 * 10
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "account",
-        help="an operator's tasks on a player's account: a new password, silence, close",
+        help="an operator's tasks on a player's account: a new password, silence, close, erase",
         description="What a site's operator does for, or about, a player's account, on the "
         "site's database while the server runs.",
     )
@@ -79,28 +93,35 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     close.add_argument(
         "--reason", default=None, help="why, kept in the operators' log (/operator shows it)"
     )
-    close.add_argument(
-        "--redis",
-        type=redis_url,
-        default=None,
-        metavar="URL",
-        help="the site's Redis, as serve's --redis: every server process of the site closes "
-        "the account's sockets and a bot takes its seats at once (without it, its chat and "
-        "its seats' tokens are refused, but its open sockets stay until they close)",
+    erase = tasks.add_parser(
+        "erase",
+        help="erase the account NAME and its personal data, as its player asked: closed now, "
+        "erased once none of its games is being played; its name stays taken",
     )
-    close.add_argument(
-        "--site",
-        type=site,
-        default=None,
-        metavar="NAME",
-        help="with --redis: the site's name, as serve's --site (default: none)",
-    )
+    for task in (close, erase):
+        task.add_argument(
+            "--redis",
+            type=redis_url,
+            default=None,
+            metavar="URL",
+            help="the site's Redis, as serve's --redis: every server process of the site "
+            "closes the account's sockets and a bot takes its seats at once (without it, its "
+            "chat and its seats' tokens are refused, but its open sockets stay until they "
+            "close)",
+        )
+        task.add_argument(
+            "--site",
+            type=site,
+            default=None,
+            metavar="NAME",
+            help="with --redis: the site's name, as serve's --site (default: none)",
+        )
     reopen = tasks.add_parser("reopen", help="let the closed account NAME log in again")
     operator = tasks.add_parser(
         "operator", help="make the account NAME one of the site's operators (/operator)"
     )
     operator.add_argument("--revoke", action="store_true", help="one no more")
-    for task in (password, silence, unsilence, close, reopen, operator):
+    for task in (password, silence, unsilence, close, erase, reopen, operator):
         task.add_argument("name", metavar="NAME", help="the account's name, in any case")
         add_db(task)
     return parser
@@ -178,6 +199,10 @@ def run(args: argparse.Namespace) -> int:
                 "no server process of the site heard it on --redis (check it and --site): "
                 "its open sockets, if any, stay until they close"
             )
+    elif args.task == "erase":
+        site_needs_redis(args)
+        said = on_site(args.db, lambda s: erasing(s, args.name, args.redis, args.site))
+        print("\n".join(said))
     elif args.task == "reopen":
         reopening = logged_if_changed(
             Act.REOPEN, lambda s: Accounts(s, clock=time.time).reopen(args.name)
@@ -262,6 +287,65 @@ def shutting_out(
         return name, closed, told
 
     return run
+
+
+async def erasing(store: SqlStore, name: str, url: str | None, site: str | None) -> list[str]:
+    """``erase NAME``: ask the account's erasure, shut it out and forget its lobby messages on
+    the site's Redis ``url`` if given (reached first: if it is not, nothing changes), and
+    erase it at once if it can be; what to say, line by line."""
+    from redis.asyncio import Redis
+    from redis.exceptions import RedisError
+
+    from doublesix.server import erasure, moderation_log
+    from doublesix.server.accounts import Accounts
+    from doublesix.server.channels import Space
+    from doublesix.server.lobby_bus import account_closed, tables_erased, tell_site
+    from doublesix.server.lobby_chat import RedisHistory, forget
+    from doublesix.server.moderation_log import Act
+
+    client = None if url is None else Redis.from_url(url)
+    try:
+        if client is not None:
+            try:
+                await client.ping()
+            except RedisError as e:
+                raise CommandError(f"--redis {url}: {e}; nothing changed") from None
+        player_id, spelled, asked = await Accounts(store, clock=time.time).erase_by_operator(name)
+        if asked:
+            await moderation_log.write(store, time.time(), None, Act.ERASE, spelled)
+        said = [WITHOUT_REDIS] if asked else []
+        if client is not None:
+            space = Space.of(client, site)
+            told = await tell_site(client, space, account_closed(player_id))
+            for message_id in await forget(RedisHistory(client, space), spelled):
+                await tell_site(client, space, {"k": "unchat", "id": message_id})
+            said = [f"{told} server process(es) heard it on --redis"]
+        done = await erasure.erase(store, player_id, time.time())
+        if client is not None and done.progress == erasure.Progress.DONE:
+            await tell_site(client, Space.of(client, site), tables_erased(done.tables))
+    except RedisError as e:
+        raise CommandError(f"--redis {url}: {e}; run this again to finish") from None
+    finally:
+        if client is not None:
+            await client.aclose()
+    return [_erased(name, asked, done), *said]
+
+
+def _erased(name: str, asked: bool, done: erasure.Erasing) -> str:
+    """What ``erase`` says of the account ``name``: whether this asked its erasure, and how
+    far it is."""
+    from doublesix.server.erasure import Progress
+
+    if done.progress == Progress.DONE:
+        return f"{name} is erased: closed, its personal data gone; its name stays taken"
+    if done.progress == Progress.PENDING:
+        games = len(done.tables)
+        first = f"{name} is closed" if asked else f"{name}'s erasure was asked already"
+        return (
+            f"{first}; it is erased once its {games} game(s) being played end (a server does "
+            "it within minutes of their end)"
+        )
+    return f"{name} was erased already; nothing changed"
 
 
 def read_password(stream: TextIO) -> str:

@@ -15,11 +15,16 @@ A name may not read as a bot's. Bots are shown as ``Bot 2 · expert``:
 refused are names that begin or end with "bot" in any spelling (``Bot2``,
 ``bot_3``, ``B0t-1``, ``greedy-bot``), and the bot levels' own names with
 or without digits and separators (``expert``, ``Greedy_2``, ``P1MC``).
+
+Nor may it read as an erased account's pseudonym (``erased-3f9a1c``: ``pseudonym``): the
+names that begin with "erased" in any spelling are those, so that nobody, account or
+guest, ever plays under the name that an erased player's games show.
 """
 
 from __future__ import annotations
 
 import re
+import secrets
 import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
@@ -51,6 +56,10 @@ class Refusal(StrEnum):
     NO_ACCOUNT = "no_account"
     CLOSED = "closed"
     """The account was closed (by its player or the operator): it logs in no more."""
+    ERASED = "erased"
+    """Its erasure was asked: nothing brings it back (``server/erasure.py``)."""
+    OPERATOR = "operator"
+    """An operator's own account is erased from the command line only."""
 
 
 @dataclass
@@ -90,6 +99,21 @@ def looks_like_bot(name: str) -> bool:
     return skeleton.rstrip("0123456789lozsb") in _LEVELS or skeleton in _LEVELS
 
 
+ERASED = "erased"
+"""How an erased account's pseudonym begins (``pseudonym``)."""
+
+
+def pseudonym() -> str:
+    """A new name for an erased account's games: ``erased-`` and 6 random hex digits."""
+    return f"{ERASED}-{secrets.token_hex(3)}"
+
+
+def looks_erased(name: str) -> bool:
+    """Whether ``name`` could pass for an erased account's pseudonym (``Erased-3f9a1c``,
+    ``3ra5ed_x``): it begins with "erased" in any spelling."""
+    return _bot_skeleton(name).startswith(ERASED)
+
+
 def check_name(name: str) -> str:
     """``name`` if an account may have it; AccountError (field ``name``) says why not."""
     if not NAME_MIN <= len(name) <= NAME_MAX:
@@ -102,6 +126,8 @@ def check_name(name: str) -> str:
         raise AccountError(Refusal.NAME, "a name has at least one letter", "name")
     if looks_like_bot(name):
         raise AccountError(Refusal.NAME, "that name could pass for a bot's", "name")
+    if looks_erased(name):
+        raise AccountError(Refusal.NAME, "names that begin with 'erased' are kept", "name")
     return name
 
 

@@ -18,6 +18,11 @@ others who played them. A closed account's seat takes no socket (``is_closed``);
 the web (or by the command line with ``--redis``), its open sockets close at once and a bot
 takes its seats (``Lobby.shut_out``).
 Only an operator reopens one.
+
+An account whose player asks for its erasure (``erase``; the operator: ``erase_by_operator``)
+is closed so, and its erasure is asked (``erasure.ask``): then its personal data goes, once
+its games being played have ended (``server/erasure.py``). Nothing reopens it, nor gives it a
+password again.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from doublesix.server import schema
+from doublesix.server import erasure, schema
 from doublesix.server.account_names import (
     PASSWORD_MAX,
     AccountError,
@@ -259,6 +264,26 @@ class Accounts:
         await self._confirm(player, password, "password", address)
         await self._close(player.id, Closer.PLAYER)
 
+    async def erase(self, player: Guest, password: str, *, address: str) -> None:
+        """The player asks for the erasure of their own account (see the module), with its
+        password; a wrong one counts as a failed login. An operator's account is erased from
+        the command line only (``erase_by_operator``): the site's operators decide whether the
+        acts in their log lose the name of who did them."""
+        await self._confirm(player, password, "password", address)
+        if player.operator:
+            raise AccountError(
+                Refusal.OPERATOR,
+                "an operator's account is erased from the command line: doublesix account erase",
+            )
+        await self._close(player.id, Closer.PLAYER, erase=True)
+
+    async def erase_by_operator(self, name: str) -> tuple[str, str, bool]:
+        """The operator asks for the erasure of the account ``name`` (any case), for its
+        player: its player id, its name as registered (an erased one's: its pseudonym), and
+        whether this asked it (asking again, or once it is erased, changes nothing)."""
+        player_id, spelled, _ = await self._named(name, erased_too=True)
+        return player_id, spelled, await self._close(player_id, Closer.OPERATOR, erase=True)
+
     async def _confirm(self, player: Guest, password: str, field: str, address: str) -> None:
         """Refuse unless ``password`` (the request's ``field``) is the account's: a logged-in
         player's own word before a change; a wrong one counts as a failed login."""
@@ -272,19 +297,29 @@ class Accounts:
             await self.logins.failed(player.name, address)
             raise AccountError(Refusal.WRONG_PASSWORD, "that is not your password", field)
 
-    async def _named(self, name: str) -> tuple[str, str, float | None]:
-        """The player id, name as registered and ``closed_at`` of the account ``name``."""
+    async def _named(self, name: str, *, erased_too: bool = False) -> tuple[str, str, float | None]:
+        """The player id, name as registered and ``closed_at`` of the account ``name``. One
+        whose erasure was asked is refused (``erased``: nothing brings it back), unless
+        ``erased_too``."""
         a = schema.accounts
         async with self.store.engine.connect() as conn:
             row = (
                 await conn.execute(
-                    sa.select(a.c.player_id, a.c.name, a.c.closed_at).where(
-                        a.c.name_key == name_key(name)
-                    )
+                    sa.select(
+                        a.c.player_id,
+                        a.c.name,
+                        a.c.closed_at,
+                        a.c.erase_requested_at,
+                        a.c.erased_at,
+                    ).where(a.c.name_key == name_key(name))
                 )
             ).first()
         if row is None:
             raise AccountError(Refusal.NO_ACCOUNT, f"no account is named {name!r}", "name")
+        if row.erase_requested_at is not None and not erased_too:
+            raise AccountError(
+                Refusal.ERASED, f"the account {name!r} is erased, or its erasure asked", "name"
+            )
         return row.player_id, row.name, row.closed_at
 
     async def is_closed(self, player_id: str) -> bool:
@@ -339,9 +374,10 @@ class Accounts:
             rows = (await conn.execute(query)).all()
         return [Closed(row.name, row.closed_at, Closer(row.closed_by)) for row in rows]
 
-    async def _close(self, player_id: str, by: Closer) -> bool:
-        """Close the open account ``player_id`` (see the module); whether it was open (a
-        closed one stays as it was: who closed it, when)."""
+    async def _close(self, player_id: str, by: Closer, *, erase: bool = False) -> bool:
+        """Close the open account ``player_id`` (see the module) and, if ``erase``, ask its
+        erasure; whether that changed it (a closed one stays as it was: who closed it, when).
+        """
         a, s, f, b = schema.accounts, schema.sessions, schema.follows, schema.blocks
         now = self.clock()
         async with self.store.writing() as conn:
@@ -350,7 +386,8 @@ class Accounts:
                 .where(a.c.player_id == player_id, a.c.closed_at.is_(None))
                 .values(closed_at=now, closed_by=by.value, updated_at=now)
             )
-            if closing.rowcount != 1:
+            asked = erase and await erasure.ask(conn, player_id, now)
+            if closing.rowcount != 1 and not asked:
                 return False
             await conn.execute(s.delete().where(s.c.player_id == player_id))
             await conn.execute(

@@ -26,7 +26,7 @@ from fastapi import FastAPI
 from redis.asyncio import Redis
 
 from doublesix.collection import FullCollections
-from doublesix.server import errors
+from doublesix.server import erasure, errors
 from doublesix.server.accounts import FORGET_EVERY_SECONDS, Accounts
 from doublesix.server.addresses import AddressGuard, AddressLimits
 from doublesix.server.bodies import BodyLimit
@@ -116,7 +116,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         the_store = store if store is not None else SqlStore(db)
         await the_store.migrate()
-        finished = await _ratings(the_store, settings) if isinstance(the_store, SqlStore) else None
+        rate = await _ratings(the_store, settings) if isinstance(the_store, SqlStore) else None
         async with AsyncExitStack() as stack:
             site = await stack.enter_async_context(_site(the_store, settings))
             thinking = Thinking(settings.think_workers)
@@ -133,6 +133,14 @@ def create_app(
                 if lobby is not None:  # tables resumed before the lobby opens tell no one
                     lobby.table_changed(table)
 
+            async def finished(table: Table) -> None:
+                """Rate the game, then erase its players whose erasure waited for it."""
+                if rate is not None:
+                    await rate(table)
+                if lobby is not None and isinstance(the_store, SqlStore):
+                    seated = [s.player for s in table.seats if s.account and s.player]
+                    await erasure.erase_seated(the_store, lobby, seated, settings.clock())
+
             shell = Shell(
                 store=the_store,
                 hub=site.hub,
@@ -142,7 +150,7 @@ def create_app(
                 clock=settings.clock,
                 idle_seconds=settings.idle_seconds,
                 rematch=rematch,
-                finished=finished,
+                finished=finished if rate is not None else None,
                 listed=listed,
             )
             manager = TableManager(shell, site.leases, site.relay, settings.lease_seconds)
@@ -169,6 +177,11 @@ def create_app(
                 accounts.forget_expired_every(FORGET_EVERY_SECONDS), name="forget-sessions"
             )
             stack.push_async_callback(_stop, forgetting)
+            erasing = asyncio.create_task(
+                erasure.sweep_every(the_store, lobby, settings.clock, erasure.SWEEP_SECONDS),
+                name="erasures",
+            )
+            stack.push_async_callback(_stop, erasing)
             server = Server(
                 the_store,
                 site.hub,
@@ -183,6 +196,7 @@ def create_app(
                 redis=site.redis,
             )
             app.state.server = server
+            lobby.forget_record = lambda table_id: server.records.pop(table_id, None)
             if isinstance(site.hub, RedisHub):
                 site.hub.on_owner = lambda table_id, owner: _hold(server, table_id)
             resumed = await manager.resume()

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from doublesix.rules.view import SeatView
-from doublesix.server.requests import Describe, Look, Request, Shell
+from doublesix.server.requests import Describe, Look, Reload, Request, Shell
 from doublesix.server.store import StaleVersionError
 from doublesix.server.workers import Busy
 from doublesix.table import commands
@@ -163,6 +163,9 @@ class TableHost:
                 return None if state.game is None else state.seat_view(seat)
             case Describe():
                 return state.table.copy()
+            case Reload():
+                await self._rebuild()
+                return None
         return await self._apply(request)
 
     async def _apply(self, command: commands.Command) -> Any:
@@ -239,7 +242,7 @@ class TableHost:
             log.exception("table %s: the rematch could not be made", self.id)
 
     async def _rebuild(self) -> None:
-        """The state anew from the store (after a failed commit or a bug)."""
+        """The state anew from the store (after a failed commit or a bug, or ``Reload``)."""
         store, shell = self.shell.store, self.shell
         try:
             table = await store.table(self.id)

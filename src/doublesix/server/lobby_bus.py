@@ -32,6 +32,12 @@ def account_closed(player_id: str) -> JSON:
     return {"k": "closed", "p": player_id}
 
 
+def tables_erased(table_ids: list[str]) -> JSON:
+    """The message that has every process read these tables again: an account's erasure
+    rewrote their seats or logs (``Lobby.erased``)."""
+    return {"k": "erased", "t": table_ids}
+
+
 async def tell_site(redis: Redis, space: Space, message: JSON) -> int:
     """Send ``message`` to every process of the site ``space`` from a process that is none
     of them (the command line), at once; how many processes heard it."""

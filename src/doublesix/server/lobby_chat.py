@@ -5,7 +5,8 @@ messages in 10 s, no control characters); a message is text or one of the
 quick phrases (``Phrase``), which each reader sees in their own language.
 The last ``KEPT`` messages are kept for a new lobby socket: in memory, or in
 the site's Redis list ``ds:lobby:chat`` with several processes. Each has an ``id``, by which one
-of the site's operators removes it (``History.remove``).
+of the site's operators removes it (``History.remove``); an erased account's go all together
+(``forget``).
 """
 
 from __future__ import annotations
@@ -125,3 +126,13 @@ class RedisHistory:
                 kept = raw.decode() if isinstance(raw, bytes) else raw  # the same UTF-8 bytes
                 return said if await self.redis.lrem(self.key, 1, kept) else None
         return None
+
+
+async def forget(history: History, name: str) -> list[str]:
+    """Remove every kept message from ``name`` (an erased account); the ids of those removed
+    (every lobby's list is told to drop them)."""
+    gone = []
+    for said in await history.last():
+        if said.get("from") == name and await history.remove(said["id"]) is not None:
+            gone.append(str(said["id"]))
+    return gone

@@ -13,7 +13,9 @@ is no leaving). Its pool of seeks is ``seeking.Seeking``'s; the lobby pairs them
 sweep, tells their sockets, and ends the seek of a player who left the lobby. A closed
 account is shut out of the site at once (``shut_out``, or ``doublesix account close
 --redis``, which sends the same message): every process closes its sockets, lobby and
-table, and a bot takes its seats at the tables the process runs.
+table, and a bot takes its seats at the tables the process runs. An erased account's lobby
+messages are removed (``forget_chat_of``), and every process reads again the tables the
+erasure rewrote (``erased``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
@@ -44,13 +46,20 @@ from doublesix.server.challenges import (
 )
 from doublesix.server.errors import CommandError
 from doublesix.server.lobby import table_json
-from doublesix.server.lobby_bus import LobbyBus, LocalBus, RedisBus, account_closed
+from doublesix.server.lobby_bus import (
+    LobbyBus,
+    LocalBus,
+    RedisBus,
+    account_closed,
+    tables_erased,
+)
 from doublesix.server.lobby_chat import (
     History,
     LocalHistory,
     RedisHistory,
     Speakers,
     clean_text,
+    forget,
     message,
 )
 from doublesix.server.lobby_sql import Book
@@ -64,7 +73,7 @@ from doublesix.server.presence import (
 )
 from doublesix.server.rating_store import shown_ratings
 from doublesix.server.relay import Relay
-from doublesix.server.requests import Describe
+from doublesix.server.requests import Describe, Reload
 from doublesix.server.seek_sql import Pool
 from doublesix.server.seeking import Seeking
 from doublesix.server.settings import Settings
@@ -149,6 +158,8 @@ class Lobby:
         self._away: dict[str, float] = {}
         """Seekers in the lobby nowhere, since when: their seeks end after ``leave_seconds``."""
         self._closed = False
+        self.forget_record: Callable[[str], object] = lambda table_id: None
+        """Drops what this process keeps of a finished game's record (``erased``)."""
 
     async def start(self) -> None:
         self.bus.on_message = self._receive
@@ -307,6 +318,8 @@ class Lobby:
                     listener.send(frame)
         elif kind == "closed":
             self._shut(data["p"])
+        elif kind == "erased":
+            self._soon(self._reread(data["t"]))
         elif kind == "to":
             people, challenger = set(data["p"]), data["c"]
             for listener in list(self.listeners):
@@ -348,6 +361,31 @@ class Lobby:
         for host, seat in self.manager.seats_of(player_id):
             with contextlib.suppress(TableError):  # over meanwhile, or stopping
                 await host.submit(commands.Leave(seat))
+
+    # --- an erased account ------------------------------------------------------------
+
+    async def forget_chat_of(self, name: str) -> None:
+        """An erased account's words leave the lobby's chat, as by an operator's removal:
+        what a new lobby socket is sent, and every lobby's list now."""
+        for message_id in await forget(self.history, name):
+            self.bus.publish({"k": "unchat", "id": message_id})
+
+    async def erased(self, tables: list[str]) -> None:
+        """An erasure rewrote the seats or logs of ``tables``: every process, this one too,
+        reads those it holds again (``_reread``)."""
+        if tables and not self._closed:
+            self.bus.publish(tables_erased(tables))
+
+    async def _reread(self, tables: list[str]) -> None:
+        """This process's part of ``erased``: what it keeps of those tables (a finished
+        game's record, ``forget_record``) is dropped, and a table it runs reads its seats
+        and log again."""
+        for table_id in tables:
+            self.forget_record(table_id)
+            host = self.manager.hosts.get(table_id)
+            if host is not None:
+                with contextlib.suppress(TableError):  # stopping
+                    await host.submit(Reload())
 
     # --- the lists of tables ------------------------------------------------------------
 

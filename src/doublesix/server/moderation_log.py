@@ -40,6 +40,9 @@ class Act(StrEnum):
     CLOSE = "close"
     """An account closed: a ban."""
     REOPEN = "reopen"
+    ERASE = "erase"
+    """An account's erasure asked for its player (``server/erasure.py``): once done, the
+    entry names its pseudonym."""
     APPOINT = "appoint"
     REVOKE = "revoke"
     PASSWORD = "password"

@@ -25,7 +25,13 @@ class Describe:
     """The table's settings, seats and summary now."""
 
 
-Request = commands.Command | Look | Describe
+@dataclass(frozen=True)
+class Reload:
+    """Read the table again from the store: its stored seats or log were rewritten (an
+    account's erasure, ``server/erasure.py``)."""
+
+
+Request = commands.Command | Look | Describe | Reload
 
 
 @dataclass(frozen=True)

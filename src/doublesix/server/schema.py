@@ -119,6 +119,8 @@ accounts = sa.Table(
     sa.Column("closed_at", sa.Float, nullable=True),
     sa.Column("closed_by", sa.String(16), nullable=True),
     sa.Column("operator", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("erase_requested_at", sa.Float, nullable=True),
+    sa.Column("erased_at", sa.Float, nullable=True),
     sa.UniqueConstraint("name_key", name="uq_accounts_name_key"),
     sa.Index(
         "ix_accounts_name_key_pattern",
@@ -130,6 +132,9 @@ accounts = sa.Table(
 until ``silenced_until`` (none: until lifted), for ``silence_reason`` (``moderation``).
 ``closed_*``: the account was closed at ``closed_at`` (none: it is open) by its ``player`` or
 the ``operator`` (``Accounts.close``): no login, no page, not ranked; its name stays taken.
+``erase_requested_at``: its player or the operator asked for its erasure (it is closed too);
+``erased_at``: its personal data is gone (``server/erasure.py``): the row keeps ``name_key``
+alone of its name, so that the name stays taken.
 ``ix_accounts_name_key_pattern``: "Find a player" (``name_key LIKE 'pre%'``) reads a range
 of it on PostgreSQL whatever the database's collation (the unique index serves a prefix only
 under the C collation); on SQLite it is a plain index, as the unique one."""

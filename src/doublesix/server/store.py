@@ -117,6 +117,10 @@ class Store(Protocol):
         """The table's log entries numbered above ``after``, in order."""
         ...
 
+    async def entry(self, table_id: str, version: int) -> Entry | None:
+        """The table's log entry ``version``, if there is one."""
+        ...
+
 
 def database_url(url: str | None) -> str:
     """The SQLAlchemy URL for ``--db``: async drivers filled in, a bare path is a SQLite file."""
@@ -347,9 +351,18 @@ class SqlStore:
                     .order_by(e.c.version)
                 )
             ).all()
-        return [
-            Entry(r.version, EventKind(r.kind), r.seat, dict(r.data), r.created_at) for r in rows
-        ]
+        return [_entry(r) for r in rows]
+
+    async def entry(self, table_id: str, version: int) -> Entry | None:
+        e = schema.events
+        query = sa.select(e).where(e.c.table_id == table_id, e.c.version == version)
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else _entry(row)
+
+
+def _entry(row: sa.Row[Any]) -> Entry:
+    return Entry(row.version, EventKind(row.kind), row.seat, dict(row.data), row.created_at)
 
 
 @dataclass

@@ -116,8 +116,8 @@ class Leave:
 
 @dataclass(frozen=True)
 class Unchat:
-    """One of the site's operators removes the chat entry ``chat`` (the shell checks who
-    asks: the table takes the command of anyone who can send it)."""
+    """One of the site's operators removes the chat entry ``chat``, however old (the shell
+    checks who asks: the table takes the command of anyone who can send it)."""
 
     chat: int
 

@@ -165,6 +165,12 @@ class TableState:
         self.closed: CloseReason | None = None
         self.recent: deque[Entry] = deque(maxlen=max(1, config.resume_events))
         self.chat: deque[Entry] = deque(maxlen=max(1, config.chat_kept))
+        self.spoken: set[int] = set()
+        """The versions of every chat entry of the log still shown: an operator removes any of
+        them, however old (the table's pages show the last ``config.chat_kept``, the game's
+        page every one), while ``chat`` keeps the words of the last few only."""
+        self.unsaid: set[int] = set()
+        """The chat entries an operator removed."""
         self._spoke: dict[str, deque[float]] = {}
         self._views: tuple[int, dict[Viewer, SeatView]] = (-1, {})
 
@@ -219,7 +225,7 @@ class TableState:
                 self.ready = set()
                 made = self._events_since(0)
         elif kind == EventKind.CHAT:
-            self.chat.append(entry)
+            self._said(entry)
         elif kind == EventKind.REMATCH:
             if "table" in data:
                 self.rematch_table = data["table"]
@@ -272,7 +278,7 @@ class TableState:
             case commands.Leave():
                 self._leave(command.seat, command.before_start, now, out)
             case commands.Unchat():
-                out.answer = self._unchat(command.chat, now, out)
+                self._unchat(command.chat, now, out)
             case commands.RematchOpened():
                 if self.rematch_table is None:
                     self.rematch_table = command.table
@@ -563,27 +569,36 @@ class TableState:
         spoke.append(now)
         if cmd.player is not None:
             data["player"] = cmd.player.id
-        self.chat.append(self._log(out, EventKind.CHAT, cmd.seat, data, now))
+        self._said(self._log(out, EventKind.CHAT, cmd.seat, data, now))
 
-    def _unchat(self, version: int, now: float, out: Outcome) -> JSON:
-        """One of the site's operators removes chat entry ``version`` (``commands.Unchat``):
-        one of the table's last ``config.chat_kept`` messages, those its pages show; the
-        message, as its ``chat`` frame was."""
-        said = next((e for e in self.chat if e.version == version), None)
-        if said is None:
+    def _said(self, entry: Entry) -> None:
+        """A chat entry of the log; one that holds the placeholder of a message whose words
+        are gone (``removed``) has nothing left to remove."""
+        self.chat.append(entry)
+        (self.unsaid if entry.data.get("removed") else self.spoken).add(entry.version)
+
+    def _unchat(self, version: int, now: float, out: Outcome) -> None:
+        """One of the site's operators removes chat entry ``version`` (``commands.Unchat``),
+        however old: the game's page shows every message of the log. The words of an old one
+        are the stored log's, not the state's: the shell reads them there for the operators'
+        log."""
+        if version in self.unsaid:
             raise TableError(
-                Refusal.NO_MESSAGE,
-                f"no message {version} among the table's last {self.config.chat_kept}",
-                field="chat",
+                Refusal.NO_MESSAGE, f"message {version} was removed already", field="chat"
+            )
+        if version not in self.spoken:
+            raise TableError(
+                Refusal.NO_MESSAGE, f"entry {version} is no message of this table", field="chat"
             )
         self._unsay(version)
         self._log(out, EventKind.UNCHAT, None, {"chat": version}, now)
-        return chat_message(said)
 
     def _unsay(self, version: int) -> None:
         """Chat entry ``version`` is shown nowhere from now on: it leaves the views' chat, and
         a resume sends a placeholder in its place (``removed``), so that no version is
         missing from it."""
+        self.spoken.discard(version)
+        self.unsaid.add(version)
         for entry in [e for e in self.chat if e.version == version]:
             self.chat.remove(entry)
         for i, entry in enumerate(self.recent):

@@ -1,4 +1,5 @@
-"""Accounts and sessions: register, log in and out, change the password, close the account.
+"""Accounts and sessions: register, log in and out, change the password, close or erase the
+account.
 
 The session's secret travels in the ``ds_session`` cookie: HttpOnly,
 SameSite=Lax, and ``Secure`` when the request came over https. Refusals
@@ -11,6 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from doublesix.server import erasure
 from doublesix.server.account_names import AccountError, Refusal
 from doublesix.server.accounts import SESSION_DAYS, Login
 from doublesix.server.deps import COOKIE, SESSION_COOKIE, MaybeGuest, ServerDep, client_address
@@ -29,6 +31,8 @@ STATUS = {
     Refusal.LOGGED_IN: 409,
     Refusal.NO_ACCOUNT: 401,
     Refusal.CLOSED: 403,
+    Refusal.ERASED: 409,
+    Refusal.OPERATOR: 403,
 }
 """The HTTP status of each refusal of ``accounts``."""
 
@@ -150,7 +154,38 @@ async def close_account(
     except AccountError as e:
         raise refused(e) from None
     await room.shut_out(who.id)
-    response = JSONResponse(player_json(None))
+    return _logged_out(request, player_json(None))
+
+
+@router.post("/account/erase")
+async def erase_account(
+    body: CloseIn, request: Request, srv: ServerDep, room: LobbyDep, who: MaybeGuest
+) -> JSONResponse:
+    """Erase the logged-in account and its personal data (``Accounts.erase``,
+    ``server/erasure.py``): it is closed as by ``close_account``, its words leave the lobby's
+    chat, and the rest goes at once if none of its games is being played, else as soon as
+    they end (a bot finishes its seats). ``{"player": null, "erasure": "done"}``, or
+    ``"pending"`` with the number of its ``games`` still played. An operator's account is
+    refused (403 ``operator``): the command line erases it."""
+    if who is None or not who.account:
+        raise refused(AccountError(Refusal.NO_ACCOUNT, "log in to erase your account"))
+    try:
+        await srv.accounts.erase(who, body.password, address=client_address(request))
+    except AccountError as e:
+        raise refused(e) from None
+    await room.shut_out(who.id)
+    await room.forget_chat_of(who.name)
+    erasing = await erasure.erase(srv.accounts.store, who.id, srv.settings.clock())
+    await erasure.tell(room, erasing)
+    answer = player_json(None) | {"erasure": erasing.progress.value}
+    if erasing.progress == erasure.Progress.PENDING:
+        answer["games"] = len(erasing.tables)
+    return _logged_out(request, answer)
+
+
+def _logged_out(request: Request, answer: dict[str, object]) -> JSONResponse:
+    """``answer``, and the session's cookie cleared."""
+    response = JSONResponse(answer)
     response.delete_cookie(
         SESSION_COOKIE, httponly=True, samesite="lax", secure=request.url.scheme == "https"
     )

@@ -27,6 +27,7 @@ from doublesix.server.moderation_log import Act
 from doublesix.server.routes.challenges import LobbyDep
 from doublesix.server.routes.ratings import sql_store
 from doublesix.table import commands
+from doublesix.table.frames import chat_message
 from doublesix.table.model import JSON
 
 router = APIRouter(prefix="/api/operator")
@@ -242,11 +243,17 @@ async def _removed(srv: Server, operator: str, said: JSON, table: str | None) ->
 @router.delete("/tables/{table_id}/chat/{version}")
 async def unchat(table_id: str, version: int, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
     """``{"removed": version}``: the table's chat message is gone from every page at the table
-    and from its game's page (404 ``no_message`` unless it is one of the table's last
-    ``TableConfig.chat_kept`` messages, those its pages show)."""
+    and from its game's page, however old, the game over or not (404 ``no_message``, field
+    ``chat``, if the table's log has no such message, or an operator removed it already).
+
+    The table takes the removal — its owner, wherever it runs, or this process, which loads a
+    finished table again — and the operators' log has the words from the stored log: the
+    table keeps those of its last messages only."""
     link = await srv.manager.get(table_id)
     if link is None:
         raise not_found(f"no table {table_id!r}")
-    said = await link.submit(commands.Unchat(version))
-    await _removed(srv, who.name, said, table=table_id)
+    await link.submit(commands.Unchat(version))
+    said = await srv.store.entry(table_id, version)
+    assert said is not None  # the table took it: a chat entry of its stored log
+    await _removed(srv, who.name, chat_message(said), table=table_id)
     return {"removed": version}

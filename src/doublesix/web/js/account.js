@@ -1,6 +1,6 @@
 // Accounts in the lobby's identity box: register, log in, log out, change the password,
-// close the account (docs/protocol.md, "Accounts and sessions"). Errors are shown next to
-// their field.
+// close or erase the account (docs/protocol.md, "Accounts and sessions"). Errors are shown
+// next to their field.
 import { api, ApiError, post } from './api.js';
 import { clear, toast } from './common.js';
 import { el, tx } from './i18n.js';
@@ -30,6 +30,12 @@ const FORMS = {
     submit: 'account.submit_close',
     fields: [['password', 'account.password', 'password', 'current-password']],
   },
+  erase: {
+    title: 'account.erase_title',
+    path: '/api/account/erase',
+    submit: 'account.submit_erase',
+    fields: [['password', 'account.password', 'password', 'current-password']],
+  },
 };
 
 const HELP = { register: { name: 'account.name_help', password: 'account.password_help' }, password: { new: 'account.password_help' } };
@@ -38,7 +44,8 @@ const HELP = { register: { name: 'account.name_help', password: 'account.passwor
 export function refusalKey(e, form) {
   if (!(e instanceof ApiError)) return null;
   const code = e.body.code;
-  if (code === 'wrong_password' && (e.field === 'old' || form === 'close')) return 'account.err.old_password';
+  if (code === 'wrong_password' && (e.field === 'old' || form === 'close' || form === 'erase')) return 'account.err.old_password';
+  if (code === 'operator') return 'account.err.operator';
   if (form === 'guest' && code === 'name_taken') return 'account.err.guest_name_taken';
   if (form === 'guest' && code === 'name') return 'account.err.guest_name';
   if (['name', 'name_taken', 'weak_password', 'wrong_password', 'rate_limited', 'logged_in', 'no_account', 'closed'].includes(code)) {
@@ -77,12 +84,30 @@ export function accountLinks(box, who, open, changed) {
       }
     }));
     links.appendChild(linkButton('account.close', 'account-close', () => open('close')));
+    links.appendChild(linkButton('account.erase', 'account-erase', () => open('erase')));
   } else {
     links.appendChild(el('span', 'account.or', {}, 'label'));
     links.appendChild(linkButton('account.login', 'account-login', () => open('login')));
     links.appendChild(linkButton(who ? 'account.register_keep' : 'account.register', 'account-register', () => open('register')));
   }
   box.appendChild(links);
+}
+
+/** The second step of an erasure, in `form`: what it does, and the account's `name` typed
+ * again (as the operators' ban asks); what says whether it is typed. */
+function eraseStep(form, name) {
+  form.appendChild(el('p', 'account.erase_note', {}, 'account-note'));
+  const wrap = document.createElement('div');
+  wrap.className = 'account-field';
+  const label = el('label', 'account.erase_confirm', { name }, 'label');
+  label.htmlFor = 'account-erase-confirm';
+  const typed = document.createElement('input');
+  typed.id = 'account-erase-confirm';
+  typed.autocomplete = 'off';
+  typed.maxLength = 24;
+  wrap.append(label, typed);
+  form.appendChild(wrap);
+  return () => typed.value.trim().toLowerCase() === name.toLowerCase();
 }
 
 /** The form of `mode` in `box`; `done(player)` once it succeeded, `cancel()` to go back. */
@@ -130,10 +155,15 @@ export function accountForm(box, mode, who, done, cancel) {
   general.id = `account-${mode}-error`;
   if (mode === 'register' && who && !who.account) form.appendChild(el('p', 'account.keeps_games', { name: who.name }, 'account-note'));
   if (mode === 'close') form.appendChild(el('p', 'account.close_note', {}, 'account-note'));
+  const ready = mode === 'erase' ? eraseStep(form, who.name) : null;
   const buttons = document.createElement('div');
   buttons.className = 'account-buttons';
-  const ok = el('button', spec.submit, {}, 'primary');
+  const ok = el('button', spec.submit, {}, mode === 'erase' ? 'danger' : 'primary');
   ok.type = 'submit';
+  if (ready) {
+    ok.disabled = true;
+    form.addEventListener('input', () => { ok.disabled = !ready(); });
+  }
   const back = el('button', 'account.cancel', {}, 'link-button');
   back.type = 'button';
   back.addEventListener('click', cancel);
@@ -141,6 +171,7 @@ export function accountForm(box, mode, who, done, cancel) {
   form.append(general, buttons);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
+    if (ready && !ready()) return;
     for (const node of [general, ...Object.values(errors)]) clear(node);
     for (const input of Object.values(inputs)) input.removeAttribute('aria-invalid');
     const body = {};
@@ -150,6 +181,7 @@ export function accountForm(box, mode, who, done, cancel) {
       const r = await post(spec.path, body);
       if (mode === 'password') toast('account.password_changed');
       else if (mode === 'close') toast('account.closed');
+      else if (mode === 'erase') toast(r.erasure === 'done' ? 'account.erased' : 'account.erase_pending', { count: r.games });
       else toast('account.welcome', { name: r.player.name });
       done(r.player);
     } catch (e) {
@@ -162,7 +194,7 @@ export function accountForm(box, mode, who, done, cancel) {
         inputs[e.field].focus();
       }
     } finally {
-      ok.disabled = false;
+      ok.disabled = Boolean(ready && !ready());
     }
   });
   box.appendChild(form);

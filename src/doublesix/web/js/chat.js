@@ -173,15 +173,12 @@ function clock(at) {
 }
 
 /**
- * One message as a list item. `onMute(name)`, when given, makes the sender's name a button
- * that mutes them (not for our own messages: `own`).
- */
-/**
  * One of the site's operators' "✕" on a message from `name` (`title`: its key): it asks the
  * server to remove it (`path`, a DELETE), whose `unchat` frame then takes the line away on
- * every page that shows it, this one included.
+ * every page that shows it, this one included; a page with no socket (a finished game's)
+ * hears it from `removed()`, called once the server has taken it.
  */
-export function removeButton(title, name, path) {
+export function removeButton(title, name, path, removed = null) {
   const b = lit('button', '✕', 'link-button chat-remove');
   b.type = 'button';
   tattr(b, 'title', title, { name });
@@ -190,6 +187,7 @@ export function removeButton(title, name, path) {
     b.disabled = true;
     try {
       await api('DELETE', path);
+      if (removed) removed();
     } catch (e) {
       toast('operator.error', { message: e.message }, 'error');
       b.disabled = false;
@@ -198,7 +196,12 @@ export function removeButton(title, name, path) {
   return b;
 }
 
-export function chatLine(msg, { onMute = null, own = false, removePath = null } = {}) {
+/**
+ * One message as a list item. `onMute(name)`, when given, makes the sender's name a button
+ * that mutes them (not for our own messages: `own`); `removePath`, an operator's "✕" that
+ * removes it there (`onRemoved()` once it is removed, see `removeButton`).
+ */
+export function chatLine(msg, { onMute = null, own = false, removePath = null, onRemoved = null } = {}) {
   const li = document.createElement('li');
   li.className = `chat-line ${msg.channel === 'spectators' ? 'spectators' : 'players'}`;
   li.dataset.version = String(msg.version);
@@ -216,6 +219,6 @@ export function chatLine(msg, { onMute = null, own = false, removePath = null } 
   li.appendChild(who);
   if (msg.channel === 'spectators') li.appendChild(el('span', 'chat.spectator', {}, 'chat-channel'));
   li.appendChild(msg.phrase ? el('span', `chat.phrase.${msg.phrase}`, {}, 'chat-text phrase') : lit('span', msg.text, 'chat-text'));
-  if (removePath) li.appendChild(removeButton('chat.remove', msg.from, removePath));
+  if (removePath) li.appendChild(removeButton('chat.remove', msg.from, removePath, onRemoved));
   return li;
 }

@@ -1,6 +1,6 @@
 // A finished game's page: the result, the JSON download, the replay viewer, the
 // post-game review, the table's chat and the move list.
-import { get } from './api.js';
+import { get, me } from './api.js';
 import { chatLine, isMuted, onMutedChange, renderMuted, setMuted } from './chat.js';
 import { clear, setRulesPreset, startPage, toast } from './common.js';
 import { playerName, roster } from './describe.js';
@@ -81,7 +81,9 @@ function playersLine(record, seats) {
   return line;
 }
 
-/** What was said at the table, both channels (a spectator's message is marked), as text. */
+/** What was said at the table, both channels (a spectator's message is marked), as text. One
+ * of the site's operators has a "✕" on each line, which removes the message from the table's
+ * chat: the line then says so, and the page read again leaves it out. */
 async function showChat() {
   let chat;
   try {
@@ -90,7 +92,20 @@ async function showChat() {
     return; // the record says what there is to say; a chat that cannot be read is left out
   }
   if (!chat.length) return;
+  const operator = await me().then((who) => Boolean(who && who.operator), () => false);
+  const removed = new Set(); // the versions an operator removed from this page
   const box = document.getElementById('chat');
+  const mute = (name) => setMuted(name, true);
+  const line = (msg) => {
+    if (msg.removed || removed.has(msg.version)) return removedLine(msg);
+    if (!operator) return chatLine(msg, { onMute: mute });
+    const removePath = `/api/operator/tables/${encodeURIComponent(gameId)}/chat/${msg.version}`;
+    const onRemoved = () => {
+      removed.add(msg.version);
+      draw();
+    };
+    return chatLine(msg, { onMute: mute, removePath, onRemoved });
+  };
   const draw = () => {
     clear(box);
     box.classList.remove('hidden');
@@ -98,8 +113,7 @@ async function showChat() {
     const list = document.createElement('ol');
     list.className = 'chat-list';
     list.id = 'game-chat';
-    const mute = (name) => setMuted(name, true);
-    for (const msg of chat.filter((m) => !isMuted(m.from))) list.appendChild(chatLine(msg, { onMute: mute }));
+    for (const msg of chat.filter((m) => !isMuted(m.from))) list.appendChild(line(msg));
     box.appendChild(list);
     const muted = document.createElement('p');
     muted.className = 'chat-muted';
@@ -109,6 +123,16 @@ async function showChat() {
   };
   onMutedChange(draw);
   draw();
+}
+
+/** A message whose words are gone: removed from this page by an operator, or a placeholder
+ * the log holds in its place (`removed`). */
+function removedLine(msg) {
+  const li = document.createElement('li');
+  li.className = 'chat-line removed';
+  li.dataset.version = String(msg.version);
+  li.appendChild(el('span', 'chat.removed', {}, 'chat-text'));
+  return li;
 }
 
 main().catch((e) => toast('err.server', { message: String(e.message || e) }, 'error'));

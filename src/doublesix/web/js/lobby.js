@@ -119,9 +119,9 @@ function identityChanged(who) {
 }
 
 /** Our account was closed (a ban, or in another tab): this page is logged out too. The close
- * form's own answer says goodbye, if it is this page that closed it. */
+ * or erase form's own answer says goodbye, if it is this page that closed it. */
 async function accountClosed() {
-  if (state.account !== 'close') toast('account.err.closed', {}, 'error');
+  if (!['close', 'erase'].includes(state.account)) toast('account.err.closed', {}, 'error');
   let who = null;
   try {
     who = (await get('/api/me')).player;
