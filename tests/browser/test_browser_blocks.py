@@ -30,6 +30,9 @@ def say(page: Any, text: str) -> None:
 
 def test_an_account_blocks_a_player_and_unblocks_them(new_context: Any) -> None:
     a_name, b_name, c_name = person_name("Anna"), person_name("Ben"), person_name("Cleo")
+    # The lobby's chat is the whole site's: each line names its writer, so that no other
+    # test's line matches it.
+    hello, again, cleo_hello = f"Hello from {b_name}", f"Again from {b_name}", f"Hi from {c_name}"
     ben = new_context().new_page()
     register(ben, b_name, PASSWORD)
     cleo = new_context().new_page()
@@ -67,11 +70,11 @@ def test_an_account_blocks_a_player_and_unblocks_them(new_context: Any) -> None:
     cleo.goto("/")
     cleo.wait_for_selector("#lobby-chat-input")
     ben.wait_for_selector(f'#online .online-row[data-player="{a_name}"] .status.free')
-    say(ben, "Hello from Ben")
-    cleo.locator(LINE, has_text="Hello from Ben").wait_for()
-    say(cleo, "Hello from Cleo")
-    lobby.locator(LINE, has_text="Hello from Cleo").wait_for()
-    assert lobby.locator(LINE, has_text="Hello from Ben").count() == 0
+    say(ben, hello)
+    cleo.locator(LINE, has_text=hello).wait_for()
+    say(cleo, cleo_hello)
+    lobby.locator(LINE, has_text=cleo_hello).wait_for()
+    assert lobby.locator(LINE, has_text=hello).count() == 0
     assert lobby.locator(LINE, has_text=b_name).count() == 0
     assert lobby.evaluate("localStorage.getItem('ds_chat_muted')") in (None, "[]")
     assert lobby.locator("#lobby-chat .unmute").count() == 0
@@ -119,10 +122,10 @@ def test_an_account_blocks_a_player_and_unblocks_them(new_context: Any) -> None:
     assert anna.locator("#blocked").is_hidden()  # nobody blocked: no card
 
     # Unblocked: Ben's lines show in Anna's lobby, the earlier one and his next.
-    lobby.locator(LINE, has_text="Hello from Ben").wait_for()
+    lobby.locator(LINE, has_text=hello).wait_for()
     ben.goto("/")
     ben.wait_for_selector("#lobby-chat-input")
-    say(ben, "Hello again from Ben")
-    lobby.locator(LINE, has_text="Hello again from Ben").wait_for()
+    say(ben, again)
+    lobby.locator(LINE, has_text=again).wait_for()
     open_lobby(anna)  # and in a lobby opened now
-    anna.locator(LINE, has_text="Hello again from Ben").wait_for()
+    anna.locator(LINE, has_text=again).wait_for()

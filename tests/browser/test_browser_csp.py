@@ -19,6 +19,7 @@ PAGES = [
     "/rules/de/draw",
     "/leaderboard/kozel",
     "/operator",
+    "/inbox",
 ]
 
 

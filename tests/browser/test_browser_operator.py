@@ -214,7 +214,9 @@ def test_an_operator_removes_a_lobby_message_from_every_lobby(
 
 
 def test_an_operator_removes_a_table_chat_message(new_context: Any, site: tuple[str, Path]) -> None:
-    """At a table, an operator's "✕" on a line removes it from every page at the table."""
+    """At a table, an operator's "✕" on a line removes it from every page at the table; the
+    operator's page keeps its place, whose "Restore" shows it again, in its place, on every
+    page."""
     _, db = site
     o_name, a_name = person_name("Olga"), person_name("Anna")
     olga = new_context().new_page()
@@ -238,16 +240,28 @@ def test_an_operator_removes_a_table_chat_message(new_context: Any, site: tuple[
     vile.wait_for(state="detached")
     anna.locator("#chat-list .chat-line", has_text="something vile").wait_for(state="detached")
     assert anna.locator("#chat-list .chat-line", has_text="anyone for a game?").count() == 1
+    place = olga.locator("#chat-list .chat-line.removed")
+    assert place.locator(".chat-text").inner_text() == "Message removed"
+    place.locator(".chat-restore").click()
+    for page in (olga, anna):
+        page.locator("#chat-list .chat-line", has_text="something vile").wait_for()
+        texts = page.locator("#chat-list .chat-line .chat-text").all_inner_texts()
+        assert texts == ["something vile", "anyone for a game?"], texts
+    assert place.count() == 0
+    vile.locator(".chat-remove").click()
+    anna.locator("#chat-list .chat-line", has_text="something vile").wait_for(state="detached")
     olga.reload()
     olga.locator("#chat-list .chat-line", has_text="anyone for a game?").wait_for()
     assert "something vile" not in olga.inner_text("#chat-list")
 
 
-def test_an_operator_removes_a_line_on_a_finished_game_s_page(
+def test_an_operator_removes_a_line_on_a_finished_game_s_page_and_restores_it(
     new_context: Any, site: tuple[str, Path]
 ) -> None:
     """On a finished game's page, an operator's "✕" removes a line of the table's chat: the
-    line says it was removed, and the page read again leaves it out. Nobody else has a "✕"."""
+    line says it was removed, with a "Restore"; the page read again leaves it out for others
+    and keeps its place for the operator, whose "Restore" shows it again to everyone. Nobody
+    else has a "✕" or a "Restore"."""
     base, db = site
     game = f"/game/{play_bot_game(base, said=('something vile', 'good game'))}"
     o_name = person_name("Olga")
@@ -270,7 +284,8 @@ def test_an_operator_removes_a_line_on_a_finished_game_s_page(
     assert removed.value.status == 200, removed.value.text()
     gone = olga.locator("#game-chat .chat-line.removed")
     gone.wait_for()
-    assert gone.inner_text() == "Message removed"
+    assert gone.locator(".chat-text").inner_text() == "Message removed"
+    assert gone.locator(".chat-restore").inner_text() == "Restore"
     assert "something vile" not in olga.inner_text("#game-chat")
     kept = olga.locator("#game-chat .chat-line", has_text="good game")
     assert kept.locator(".chat-remove").count() == 1
@@ -278,8 +293,21 @@ def test_an_operator_removes_a_line_on_a_finished_game_s_page(
         page.reload()
         page.locator("#game-chat .chat-line", has_text="good game").wait_for()
         assert "something vile" not in page.inner_text("#game-chat")
-        assert page.locator("#game-chat .chat-line").count() == 1
-    assert olga.locator("#game-chat .chat-line.removed").count() == 0  # left out, not shown
+    assert anna.locator("#game-chat .chat-line").count() == 1  # left out, not shown
+    assert anna.locator("#game-chat .chat-restore").count() == 0
+
+    with olga.expect_response("**/restore") as restored:
+        gone.locator(".chat-restore").click()
+    assert restored.value.status == 200, restored.value.text()
+    vile.wait_for()
+    assert olga.locator("#game-chat .chat-line .chat-text").all_inner_texts() == [
+        "something vile",
+        "good game",
+    ]
+    assert gone.count() == 0
+    anna.reload()
+    anna.locator("#game-chat .chat-line", has_text="something vile").wait_for()
+    assert anna.locator("#game-chat .chat-line").count() == 2
 
 
 def test_an_operator_closes_an_account_by_name_and_from_a_report_and_reopens_it(

@@ -101,6 +101,12 @@ def test_an_erased_player_s_games_stay_whole_and_name_nobody(client: TestClient)
         lobby = Lobby(client, stack, boris)
         lobby.ws.send_json({"type": "chat", "text": "hi all"})
         lobby.next("chat")
+    said = {}  # a private message each way: Anna's is reported with its words
+    for me, other, text in ((anna, "Boris", "Anna here: you cheat"), (boris, "Anna", "gg Anna")):
+        as_player(client, me)
+        answer = client.post("/api/messages", json={"to": other, "text": text})
+        assert answer.status_code == 201, answer.text
+        said[other] = answer.json()["id"]
     for me, other in ((anna, "Boris"), (boris, "Anna")):
         as_player(client, me)
         assert client.put(f"/api/account/following/{other}").status_code == 200
@@ -109,7 +115,7 @@ def test_an_erased_player_s_games_stay_whole_and_name_nobody(client: TestClient)
             "reason": "abuse",
             "text": f"{other} was rude",
             "table": table_id,
-        }
+        } | ({"message": said["Boris"]} if other == "Anna" else {})
         assert client.post("/api/reports", json=reported).status_code == 201
     as_player(client, boris)
     assert client.put("/api/account/muted/Anna").status_code == 200
@@ -122,6 +128,13 @@ def test_an_erased_player_s_games_stay_whole_and_name_nobody(client: TestClient)
         ("reports", "name"),
         ("reports", "reporter_name"),
         ("mutes", "name"),
+        ("messages", "sender_id"),
+        ("messages", "recipient_id"),
+        ("messages", "text"),
+        ("conversations", "player_id"),
+        ("conversations", "other_id"),
+        ("conversations", "started_by"),
+        ("reports", "message"),
     } <= before  # the scan finds what the erasure must take away
 
     as_player(client, anna)
@@ -157,6 +170,10 @@ def test_an_erased_player_s_games_stay_whole_and_name_nobody(client: TestClient)
         said = [m["text"] for m in Lobby(client, stack, boris).welcome["chat"]]
     assert said == ["hi all"]
     assert client.get("/api/account/following").json()["following"] == []
+    assert client.get("/api/messages").json()["conversations"] == []
+    assert rows(client, schema.messages) == [] and rows(client, schema.conversations) == []
+    [kept] = [r for r in rows(client, schema.reports) if r.reporter_name == "Boris"]
+    assert kept.message == ""  # a message was reported; its words went with its sender
 
     client.cookies.clear()  # the name stays taken, and the pseudonym is nobody's
     login = client.post("/api/session", json={"name": "Anna", "password": PASSWORD})
@@ -200,6 +217,32 @@ def test_a_game_being_played_makes_the_erasure_wait_for_its_end(client: TestClie
     assert mentions(client, "Anna", anna_id) == set()
     chat = client.get(f"/api/games/{table_id}/chat").json()["chat"]
     assert chat == [{"type": "chat", "version": chat[0]["version"], "removed": True}]
+
+
+def test_what_a_process_derived_from_a_rewritten_game_goes(client: TestClient) -> None:
+    """The record and the reviews a process keeps of a finished game (``routes.games``,
+    ``Reviews``) are dropped once an erasure rewrote it (``Lobby._reread``): the record
+    served then names the pseudonym, and the review is made again from it."""
+    anna, boris = logged_in(client, "Anna"), logged_in(client, "Boris")
+    table_id = a_finished_game(client, anna, boris)
+    as_player(client, boris)
+    assert loads(client.get(f"/api/games/{table_id}/record").text)["players"] == ["Anna", "Boris"]
+    reviewed = client.get(f"/api/games/{table_id}/review", params={"seat": 1})
+    assert reviewed.status_code == 200, reviewed.text
+    reviews = client.app.state.server.reviews  # type: ignore[attr-defined]
+    assert ("game:" + table_id, 1) in reviews._kept
+
+    as_player(client, anna)
+    assert client.post("/api/account/erase", json={"password": PASSWORD}).is_success
+    as_player(client, boris)
+    deadline = time.monotonic() + 5
+    while ("game:" + table_id, 1) in reviews._kept and time.monotonic() < deadline:
+        time.sleep(0.02)  # every process is told of the erasure (``Lobby.erased``)
+    assert ("game:" + table_id, 1) not in reviews._kept
+    [alias, _] = loads(client.get(f"/api/games/{table_id}/record").text)["players"]
+    assert looks_erased(alias)
+    again = client.get(f"/api/games/{table_id}/review", params={"seat": 1})
+    assert again.json() == reviewed.json()  # the same moves: a review holds no names
 
 
 @BOTH

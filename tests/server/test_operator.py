@@ -91,6 +91,7 @@ def test_an_operator_reads_closes_and_silences(client: TestClient, account: Comm
         "table": None,
         "closed_at": None,
         "note": None,
+        "message": None,
         "silenced": None,
         "account_closed": None,
     }

@@ -305,6 +305,7 @@ def test_before_the_start_a_player_who_leaves_frees_the_seat_and_watches(
 
 
 def test_leaving_an_accounts_seat_a_socket_and_unchat_cross_to_another_process() -> None:
+    """And a restore (``Rechat``): its version only, the owner reads the words."""
     anna = commands.Player("p", "Anna", account=True)
     for command in (
         commands.Leave(1),
@@ -312,5 +313,6 @@ def test_leaving_an_accounts_seat_a_socket_and_unchat_cross_to_another_process()
         commands.Join(anna, "token", None, None),
         commands.Connect("process/socket", 1, 5, "token"),
         commands.Unchat(7),
+        commands.Rechat(7),
     ):
         assert decode(*encode(command)) == command

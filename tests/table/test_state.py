@@ -455,6 +455,107 @@ def test_an_operator_removes_a_message_older_than_those_the_pages_show() -> None
     assert "removed already" in e.value.message
 
 
+def everything(state: TableState) -> str:
+    """What a refused restore must leave as it was: the views, the table, the resume's
+    entries and the state's chat sets."""
+    chat = (sorted(state.spoken), sorted(state.unsaid), sorted(state.restored))
+    return frozen(state) + repr(list(state.recent)) + repr(chat)
+
+
+def test_an_operator_restores_a_message_removed_by_mistake() -> None:
+    """It is shown again in its place: in the views, in a resume (its own frame and the
+    ``rechat`` frame with its words), on the game's page, and in a state rebuilt from the
+    log; removed again, it is gone again."""
+    state = started(TableConfig(resume_events=1000))
+    said = state.apply(commands.Chat(0, ANNA, text="fair words"), 2.0).entries[0]
+    kept = state.apply(commands.Chat(1, BEN, text="hello"), 3.0).entries[0]
+    unchat = state.apply(commands.Unchat(said.version), 4.0).entries[0]
+
+    out = state.apply(commands.Rechat(said.version, said), 5.0)
+    [entry] = out.entries
+    assert entry.kind == EventKind.RECHAT and entry.data == {"chat": said.version}
+    rechat = {
+        "type": "rechat",
+        "version": entry.version,
+        "chat": said.version,
+        "message": chat_message(said),
+    }
+    assert json.loads(entry_frame(entry, 0, None, state.restored)) == rechat
+    for viewer in state.viewers():
+        assert [m["text"] for m in state.view(viewer)["chat"]] == ["fair words", "hello"]
+    assert (said.version in state.spoken, said.version in state.unsaid) == (True, False)
+    greeting = state.greeting(None, said.version - 1)
+    assert greeting is not None
+    frames = [json.loads(f) for f in greeting]
+    assert frames[1] == chat_message(said) and frames[2] == chat_message(kept)
+    assert frames[3]["type"] == "unchat" and frames[4] == rechat
+
+    log = list(state.recent)
+    assert [m.get("text") for m in chat_shown(log)] == ["fair words", "hello"]
+    assert chat_shown(log, removed=True) == chat_shown(log)
+    rebuilt = TableState.rebuild(copy.deepcopy(state.table), log, state.config, LEVELS, 6.0)
+    assert rebuilt.view(None)["chat"] == state.view(None)["chat"]
+    assert rebuilt.greeting(None, said.version - 1)[:-1] == greeting[:-1]  # type: ignore[index]
+
+    again = state.apply(commands.Unchat(said.version), 7.0).entries[0]
+    assert [m["text"] for m in state.view(None)["chat"]] == ["hello"]
+    greeting = state.greeting(None, unchat.version)
+    assert greeting is not None and "fair words" not in "".join(greeting)
+    removed = [*log, again]
+    assert [m.get("text") for m in chat_shown(removed)] == ["hello"]
+    assert chat_shown(removed, removed=True)[0] == {
+        "type": "chat",
+        "version": said.version,
+        "removed": True,
+        "restorable": True,
+        "from": "Anna",
+    }
+
+
+def test_a_restore_is_refused_but_for_a_message_an_operator_removed() -> None:
+    """A message shown, one whose words an erasure took (the stored log's placeholder), an
+    entry that is no message, a version the log has not: refused, nothing changed. An old
+    message restored comes back in its place in the views only if it is one of the last
+    ``chat_kept`` shown."""
+    config = TableConfig(chat_kept=3, chat_burst=100, resume_events=1000)
+    state = started(config)
+    said = [state.apply(commands.Chat(0, ANNA, text=f"line {n}"), 2.0).entries[0] for n in range(6)]
+    for entry in (said[0], said[4]):
+        state.apply(commands.Unchat(entry.version), 3.0)
+    wordless = dataclasses.replace(said[0], data={"removed": True})
+    seat = state.recent[0]
+    before = everything(state)
+    for command, code in (
+        (commands.Rechat(said[1].version, said[1]), Refusal.NOT_REMOVED),
+        (commands.Rechat(said[0].version, wordless), Refusal.ERASED),
+        (commands.Rechat(seat.version, seat), Refusal.NO_MESSAGE),
+        (commands.Rechat(said[0].version, None), Refusal.NO_MESSAGE),
+        (commands.Rechat(state.table.version + 1, None), Refusal.NO_MESSAGE),
+    ):
+        with pytest.raises(TableError) as e:
+            state.apply(command, 4.0)
+        assert (e.value.code, e.value.field) == (code, "chat"), command
+        assert everything(state) == before
+
+    state.apply(commands.Rechat(said[0].version, said[0]), 5.0)  # older than the views show
+    assert [m["text"] for m in state.view(None)["chat"]] == ["line 3", "line 5"]
+    state.apply(commands.Rechat(said[4].version, said[4]), 6.0)
+    assert [m["text"] for m in state.view(None)["chat"]] == ["line 3", "line 4", "line 5"]
+    log = list(state.recent)
+    assert [m["text"] for m in chat_shown(log)] == [f"line {n}" for n in range(6)]
+    rebuilt = TableState.rebuild(copy.deepcopy(state.table), log, config, LEVELS, 7.0)
+    assert rebuilt.view(None)["chat"] == state.view(None)["chat"]
+    assert rebuilt.restored == state.restored
+
+    # An erasure took the words of a restored message since: the log's rebuild shows it not.
+    erased = [wordless if e.version == said[0].version else e for e in log]
+    rebuilt = TableState.rebuild(copy.deepcopy(state.table), erased, config, LEVELS, 8.0)
+    assert said[0].version in rebuilt.unsaid and said[0].version not in rebuilt.restored
+    with pytest.raises(TableError) as e:
+        rebuilt.apply(commands.Rechat(said[0].version, wordless), 9.0)
+    assert e.value.code == Refusal.ERASED
+
+
 def test_leaving_is_for_a_seated_player_at_a_table_not_over() -> None:
     state = started()
     before = frozen(state)

@@ -14,7 +14,8 @@ running, and every process of a site sees the change at once.
   (``Accounts``). Its chat and its seats' tokens are refused at once (the servers read them
   at each message and each table socket's hello). With the site's ``--redis`` (and
   ``--site``), as ``serve``'s, it is shut out at once as by a ban on the web: the command
-  sends the site's processes the web's message (``lobby_bus.account_closed``), and each
+  ends the account's open challenges as if it had left, their players told at once, and
+  sends the site's processes the web's message (``lobby_bus.account_closed``): each
   closes the account's sockets and hands its seats at the tables it runs to bots
   (``Lobby.shut_out``); even of an account closed already. Without, it tells no server:
   the sockets the account has open stay open until they close (a ban on the web closes
@@ -48,7 +49,10 @@ from doublesix.cli.serve import redis_url, site, site_needs_redis
 from doublesix.cli.site_db import add_db, on_site
 
 if TYPE_CHECKING:  # the server's stack loads only when a task runs
+    from redis.asyncio import Redis
+
     from doublesix.server import erasure
+    from doublesix.server.channels import Space
     from doublesix.server.moderation_log import Act
     from doublesix.server.store import SqlStore
 
@@ -262,7 +266,6 @@ def shutting_out(
 
     from doublesix.server.accounts import Accounts
     from doublesix.server.channels import Space
-    from doublesix.server.lobby_bus import account_closed, tell_site
 
     async def run(store: SqlStore) -> tuple[str, bool, int]:
         client = Redis.from_url(url)
@@ -274,9 +277,8 @@ def shutting_out(
             name, closed = await closing(store)
             account = await Accounts(store, clock=time.time).by_name(name)
             assert account is not None  # just found by that name; accounts are never deleted
-            message = account_closed(account.id)
             try:
-                told = await tell_site(client, Space.of(client, site), message)
+                told = await shut_out(store, client, Space.of(client, site), account.id)
             except RedisError as e:
                 raise CommandError(
                     f"--redis {url}: {e}; {name} is closed, but its sockets stay open "
@@ -289,6 +291,18 @@ def shutting_out(
     return run
 
 
+async def shut_out(store: SqlStore, client: Redis, space: Space, player_id: str) -> int:
+    """What ``Lobby.shut_out`` does, from the command line: the closed account's open
+    challenges end as if it had left, their players told at once (``Book.left``), and every
+    server process of the site shuts it out; how many processes heard it."""
+    from doublesix.server.lobby_bus import account_closed, challenge_changed, tell_site
+    from doublesix.server.lobby_sql import Book
+
+    for challenge in await Book(store).left(player_id):
+        await tell_site(client, space, challenge_changed(challenge, time.time()))
+    return await tell_site(client, space, account_closed(player_id))
+
+
 async def erasing(store: SqlStore, name: str, url: str | None, site: str | None) -> list[str]:
     """``erase NAME``: ask the account's erasure, shut it out and forget its lobby messages on
     the site's Redis ``url`` if given (reached first: if it is not, nothing changes), and
@@ -299,7 +313,7 @@ async def erasing(store: SqlStore, name: str, url: str | None, site: str | None)
     from doublesix.server import erasure, moderation_log
     from doublesix.server.accounts import Accounts
     from doublesix.server.channels import Space
-    from doublesix.server.lobby_bus import account_closed, tables_erased, tell_site
+    from doublesix.server.lobby_bus import tables_erased, tell_site
     from doublesix.server.lobby_chat import RedisHistory, forget
     from doublesix.server.moderation_log import Act
 
@@ -316,7 +330,7 @@ async def erasing(store: SqlStore, name: str, url: str | None, site: str | None)
         said = [WITHOUT_REDIS] if asked else []
         if client is not None:
             space = Space.of(client, site)
-            told = await tell_site(client, space, account_closed(player_id))
+            told = await shut_out(store, client, space, player_id)
             for message_id in await forget(RedisHistory(client, space), spelled):
                 await tell_site(client, space, {"k": "unchat", "id": message_id})
             said = [f"{told} server process(es) heard it on --redis"]

@@ -67,6 +67,9 @@ def shown(report: Report) -> str:
     ]
     if report.text:
         lines += [f"    {line}" for line in report.text.splitlines()]
+    if report.message is not None:  # a private message reported: its words ("": erased)
+        lines.append("    their message:" + ("" if report.message else " (erased)"))
+        lines += [f"    > {line}" for line in report.message.splitlines()]
     if report.closed_at is not None:
         closed = time.strftime("%Y-%m-%d %H:%M", time.gmtime(report.closed_at))
         lines.append(f"    closed {closed} UTC" + (f": {report.note}" if report.note else ""))

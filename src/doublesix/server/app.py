@@ -17,6 +17,7 @@ import logging
 import os
 import secrets
 import socket
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
@@ -50,6 +51,7 @@ from doublesix.server.routes import (
     challenges,
     games,
     health,
+    messages,
     operator,
     pages,
     players,
@@ -65,7 +67,7 @@ from doublesix.server.store import Fence, SqlStore, Store
 from doublesix.server.thinking import Thinking
 from doublesix.server.uploads import Uploads
 from doublesix.server.ws import table_socket
-from doublesix.table.model import Table
+from doublesix.table.model import JSON, Table
 
 log = logging.getLogger(__name__)
 
@@ -155,11 +157,18 @@ def create_app(
             )
             manager = TableManager(shell, site.leases, site.relay, settings.lease_seconds)
             stack.push_async_callback(manager.close)
-            lobby = app.state.lobby = await stack.enter_async_context(
-                open_lobby(the_store, manager, settings, site.relay)
-            )
             reviews = Reviews(settings.review_ms)
             stack.callback(reviews.close)
+            records: OrderedDict[str, JSON] = OrderedDict()  # finished games' (routes.games)
+
+            def forget(table_id: str) -> None:
+                """What this process derived from a game's log goes: an erasure rewrote it."""
+                records.pop(table_id, None)
+                reviews.forget_game(table_id)
+
+            lobby = app.state.lobby = await stack.enter_async_context(
+                open_lobby(the_store, manager, settings, site.relay, forget)
+            )
             uploads = Uploads()
             stack.callback(uploads.close)
             if not isinstance(the_store, SqlStore):
@@ -193,10 +202,10 @@ def create_app(
                 uploads,
                 accounts,
                 ChatGate(the_store, settings.clock, settings.chat_accounts_only),
+                records=records,
                 redis=site.redis,
             )
             app.state.server = server
-            lobby.forget_record = lambda table_id: server.records.pop(table_id, None)
             if isinstance(site.hub, RedisHub):
                 site.hub.on_owner = lambda table_id, owner: _hold(server, table_id)
             resumed = await manager.resume()
@@ -226,6 +235,7 @@ def create_app(
         challenges,
         seeks,
         reports,
+        messages,
         operator,
         health,
     ):

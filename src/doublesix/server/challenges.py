@@ -7,7 +7,8 @@ left over). When every challenged player has accepted, the table is made
 with each of them seated (``table_of``) and starts at once. A challenge
 is answered within ``SECONDS``; it ends declined, expired, cancelled (its
 challenger left or withdrew it), left (a challenged player left the site
-before it was accepted) or accepted.
+before it was accepted) or accepted. A player whose account is closed (a ban,
+its own close, its erasure) has left: its challenges end so at once (``gone``).
 """
 
 from __future__ import annotations
@@ -295,3 +296,14 @@ def leave(challenge: Challenge, player_id: str) -> bool:
     invitee.left = True
     challenge.status = Status.LEFT
     return True
+
+
+def gone(challenge: Challenge, player_id: str) -> bool:
+    """``player_id`` left the site, or its account was closed: an open challenge it made
+    ends ``CANCELLED``, one it was sent ends ``LEFT`` (``leave``). Whether it ended."""
+    if challenge.status != Status.OPEN:
+        return False
+    if challenge.player == player_id:
+        challenge.status = Status.CANCELLED
+        return True
+    return leave(challenge, player_id)

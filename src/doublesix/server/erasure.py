@@ -20,9 +20,9 @@ Erasing an account, in one transaction that locks its row:
   (``Lobby.forget_chat_of``);
 - its ratings and rating changes (its finished rated games are rated first, so that the
   others' ratings count them), follows, blocks and mutes (its own, and those of its name),
-  sessions, seek, guest row and open challenges go; its other challenges, the reports by it
-  (their words go) and about it, and the operators' log's entries by or about it show the
-  pseudonym, and their words show it for its name;
+  sessions, seek and guest row go; its challenges (its close ended the open ones:
+  ``Lobby.shut_out``), the reports by it (their words go) and about it, and the operators'
+  log's entries by or about it show the pseudonym, and their words show it for its name;
 - its row stays, closed and erased, with no password (none matches), a pseudonym of its
   own for a name, and ``name_key``: the folded key of its name, the one thing kept, which
   keeps the name taken so that nobody registers it or plays as a guest under it and passes
@@ -51,9 +51,10 @@ from typing import Any, Protocol
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from doublesix.server import schema
+from doublesix.server import messages, schema
 from doublesix.server.account_names import pseudonym
-from doublesix.server.challenges import Invited, Status
+from doublesix.server.challenges import gone
+from doublesix.server.lobby_sql import challenge_of, row_of
 from doublesix.server.moderation_log import Act
 from doublesix.server.rating_store import rate_table
 from doublesix.server.store import SqlStore
@@ -360,6 +361,7 @@ async def _forget(
     await conn.execute(m.delete().where(sa.or_(m.c.player_id == player_id, m.c.name == name)))
     await _seeks(conn, name)
     await _challenges(conn, player_id, alias, nobody)
+    await messages.forget(conn, player_id)
     await _reports(conn, player_id, name, alias, nobody)
     await _moderation_log(conn, name, alias)
 
@@ -381,25 +383,24 @@ async def _seeks(conn: AsyncConnection, name: str) -> None:
 
 
 async def _challenges(conn: AsyncConnection, player_id: str, alias: str, nobody: str) -> None:
-    """Its open challenges, made or received, go; the others show the pseudonym."""
+    """Its challenges show the pseudonym. Its close ended its open ones, the others told
+    (``Lobby.shut_out``); one still open (closed from the command line without ``--redis``)
+    ends here as if it had left (``challenges.gone``), unheard: the others' lobbies see it
+    expire."""
     c = schema.challenges
     involved = sa.or_(
         c.c.player_id == player_id,
         sa.cast(c.c.invited, sa.Text).contains(player_id, autoescape=True),
     )
     for row in (await conn.execute(sa.select(c).where(involved))).all():
-        if row.status == Status.OPEN.value:
-            await conn.execute(c.delete().where(c.c.id == row.id))
-            continue
-        invited = [Invited.from_json(i) for i in row.invited]
-        renamed = [
-            i.to_json() | ({"id": nobody, "name": alias} if i.id == player_id else {})
-            for i in invited
-        ]
-        values: dict[str, object] = {"invited": renamed}
-        if row.player_id == player_id:
-            values |= {"player_id": nobody, "name": alias}
-        await conn.execute(c.update().where(c.c.id == row.id).values(**values))
+        challenge = challenge_of(row)
+        gone(challenge, player_id)
+        for invited in challenge.invited:
+            if invited.id == player_id:
+                invited.id, invited.name = nobody, alias
+        if challenge.player == player_id:
+            challenge.player, challenge.name = nobody, alias
+        await conn.execute(c.update().where(c.c.id == row.id).values(row_of(challenge)))
 
 
 async def _reports(

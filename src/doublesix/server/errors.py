@@ -25,6 +25,8 @@ STATUS = {
     Refusal.BAD_TOKEN: 403,
     Refusal.NO_TABLE: 404,
     Refusal.NO_MESSAGE: 404,
+    Refusal.NOT_REMOVED: 409,
+    Refusal.ERASED: 409,
     Refusal.STARTED: 409,
     Refusal.TAKEN: 409,
     Refusal.FULL: 409,

@@ -166,6 +166,9 @@ class TableHost:
             case Reload():
                 await self._rebuild()
                 return None
+            case commands.Rechat(chat=chat, said=None):  # its words are the stored log's
+                said = await self.shell.store.entry(self.id, chat)
+                return await self._apply(commands.Rechat(chat, said))
         return await self._apply(request)
 
     async def _apply(self, command: commands.Command) -> Any:
@@ -193,7 +196,7 @@ class TableHost:
         state = self.state
         views = state.encoded_views()
         for entry in entries:
-            hub.publish(self.id, entry.version, event_frames(entry, views))
+            hub.publish(self.id, entry.version, event_frames(entry, views, state.restored))
 
     def publish_again(self, count: int) -> None:
         """Publish the table's last ``count`` entries again. The process that takes a table
@@ -205,7 +208,7 @@ class TableHost:
             return
         views = self.state.encoded_views()
         for entry in list(self.state.recent)[-count:]:
-            hub.publish(self.id, entry.version, event_frames(entry, views))
+            hub.publish(self.id, entry.version, event_frames(entry, views, self.state.restored))
 
     def _carry_out(self, outcome: Outcome) -> None:
         for effect in outcome.effects:

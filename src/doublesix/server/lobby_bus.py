@@ -18,6 +18,7 @@ from typing import Protocol
 import orjson
 from redis.asyncio import Redis
 
+from doublesix.server.challenges import Challenge
 from doublesix.server.channels import Channels, Space
 from doublesix.table.model import JSON
 
@@ -30,6 +31,12 @@ def account_closed(player_id: str) -> JSON:
     """The message that has every process shut the account ``player_id`` out
     (``Lobby.shut_out``)."""
     return {"k": "closed", "p": player_id}
+
+
+def challenge_changed(challenge: Challenge, now: float) -> JSON:
+    """The message that has every process send ``challenge`` as it is now to the lobby
+    sockets of everyone it involves (``Lobby._tell``)."""
+    return {"k": "to", "p": challenge.people(), "c": challenge.player, "f": challenge.public(now)}
 
 
 def tables_erased(table_ids: list[str]) -> JSON:

@@ -6,14 +6,16 @@ hears what every process changed: a player came or went (the online list is
 worked out again, at most every ``SETTLE_SECONDS``, and what changed is sent:
 ``online_list``), a chat message, a table's entry in the lists changed (sent to
 every socket), a challenge changed (sent to the sockets of the players it
-involves). It also ends the challenges that are due: after
+involves), a private message (sent to its recipient's and sender's sockets).
+It also ends the challenges that are due: after
 ``challenges.SECONDS`` (``sweep``), or when their challenger or one of the
 challenged has had no socket anywhere for ``LEAVE_SECONDS`` (a page reload
 is no leaving). Its pool of seeks is ``seeking.Seeking``'s; the lobby pairs them at each
 sweep, tells their sockets, and ends the seek of a player who left the lobby. A closed
 account is shut out of the site at once (``shut_out``, or ``doublesix account close
---redis``, which sends the same message): every process closes its sockets, lobby and
-table, and a bot takes its seats at the tables the process runs. An erased account's lobby
+--redis``, which sends the same message): its challenges end as if it had left (the others
+are told at once), every process closes its sockets, lobby and table, and a bot takes its
+seats at the tables the process runs. An erased account's lobby
 messages are removed (``forget_chat_of``), and every process reads again the tables the
 erasure rewrote (``erased``).
 """
@@ -40,7 +42,6 @@ from doublesix.server.challenges import (
     ChallengeIn,
     Status,
     answer,
-    leave,
     new_challenge,
     over,
 )
@@ -51,6 +52,7 @@ from doublesix.server.lobby_bus import (
     LocalBus,
     RedisBus,
     account_closed,
+    challenge_changed,
     tables_erased,
 )
 from doublesix.server.lobby_chat import (
@@ -64,6 +66,7 @@ from doublesix.server.lobby_chat import (
 )
 from doublesix.server.lobby_sql import Book
 from doublesix.server.manager import TableManager
+from doublesix.server.messages import Sent
 from doublesix.server.presence import (
     ONLINE_SECONDS,
     LocalPresence,
@@ -139,16 +142,22 @@ class Lobby:
         *,
         leave_seconds: float = LEAVE_SECONDS,
         sweep_seconds: float = SWEEP_SECONDS,
+        forget: Callable[[str], None] = lambda table_id: None,
     ) -> None:
+        """``forget(table_id)``: this process drops what it keeps of a finished game, derived
+        from its log (its record, its reviews): an erasure rewrote it (``_reread``)."""
         self.book, self.manager, self.settings = book, manager, settings
         self.presence, self.bus, self.history = presence, bus, history
         self.leave_seconds, self.sweep_seconds = leave_seconds, sweep_seconds
+        self.forget = forget
         self.listeners: set[LobbyListener] = set()
         self.sockets: set[PlayerSocket] = set()
         """Every socket of this process inside ``present``, the visitors' too."""
         self.seeking = Seeking(Pool(book.store), manager, settings, presence, bus)
         self.speakers = Speakers()
         self._made = MovingWindows()
+        self.writers = MovingWindows()
+        """How often each account sends private messages (``messages.RATE``)."""
         self._dirty = asyncio.Event()
         self._players: list[JSON] = []
         self._tasks: list[asyncio.Task[None]] = []
@@ -158,8 +167,6 @@ class Lobby:
         self._away: dict[str, float] = {}
         """Seekers in the lobby nowhere, since when: their seeks end after ``leave_seconds``."""
         self._closed = False
-        self.forget_record: Callable[[str], object] = lambda table_id: None
-        """Drops what this process keeps of a finished game's record (``erased``)."""
 
     async def start(self) -> None:
         self.bus.on_message = self._receive
@@ -283,19 +290,14 @@ class Lobby:
         await asyncio.sleep(self.leave_seconds)
         if self.presence.here.has(player_id) or player_id in await self.presence.online():
             return
-        await self._gone(player_id, await self.book.open())
+        await self._gone(player_id)
 
-    async def _gone(self, player_id: str, waiting: list[Challenge]) -> None:
-        """``player_id`` has left the site: end the challenges it made or was sent, and its
-        seek."""
+    async def _gone(self, player_id: str) -> None:
+        """``player_id`` has left the site, or its account was closed: end the challenges it
+        made or was sent (``Book.left``), and its seek."""
         await self.seeking.left(player_id)
-        mine = [c.id for c in waiting if c.player == player_id]
-        for challenge in await self.book.end(mine, Status.CANCELLED, lambda c: True):
+        for challenge in await self.book.left(player_id):
             self._tell(challenge)
-        for sent in [c.id for c in waiting if c.invitee(player_id) is not None]:
-            changed = await self.book.change(sent, lambda c: leave(c, player_id))
-            if changed is not None and changed[1]:
-                self._tell(changed[0])
 
     # --- what every process hears ---------------------------------------------------
 
@@ -312,10 +314,9 @@ class Lobby:
         elif kind == "pool":
             self._broadcast({"type": "pool", "pool": data["f"]})
         elif kind == "seek":
-            frame = {"type": "seek", "seek": data["f"], "table": data["t"]}
-            for listener in list(self.listeners):
-                if listener.player == data["p"]:
-                    listener.send(frame)
+            self._to(data["p"], {"type": "seek", "seek": data["f"], "table": data["t"]})
+        elif kind == "message":
+            self._to(data["p"], data["f"])
         elif kind == "closed":
             self._shut(data["p"])
         elif kind == "erased":
@@ -330,12 +331,19 @@ class Lobby:
     # --- a closed account -------------------------------------------------------------
 
     async def shut_out(self, player_id: str) -> None:
-        """The account ``player_id`` was closed (a ban, or its player's own close): tell every
-        process of the site, this one too, to shut it out (``_shut``). ``doublesix account
-        close --redis`` sends the same message from outside the site's processes
-        (``lobby_bus.tell_site``)."""
-        if not self._closed:
-            self.bus.publish(account_closed(player_id))
+        """The account ``player_id`` was closed (a ban, its player's own close, its erasure):
+        its challenges and seek end at once, as if it had left (``_gone``: the others are
+        told now, not when the challenge expires; an erasure then finds none open), and every
+        process of the site, this one too, is told to shut it out (``_shut``). ``doublesix
+        account close --redis`` does the same from outside the site's processes
+        (``cli.account.shutting_out``)."""
+        if self._closed:
+            return
+        try:
+            await self._gone(player_id)
+        except Exception:  # the shut-out goes on: the sweep ends them once it is gone
+            log.warning("lobby: could not end a closed account's challenges", exc_info=True)
+        self.bus.publish(account_closed(player_id))
 
     def _shut(self, player_id: str) -> None:
         """This process's part of shutting the account ``player_id`` out: it closes its
@@ -377,15 +385,16 @@ class Lobby:
             self.bus.publish(tables_erased(tables))
 
     async def _reread(self, tables: list[str]) -> None:
-        """This process's part of ``erased``: what it keeps of those tables (a finished
-        game's record, ``forget_record``) is dropped, and a table it runs reads its seats
-        and log again."""
+        """This process's part of ``erased``: a table it runs reads its seats and log again,
+        then what it keeps of those tables (a finished game's record and reviews,
+        ``forget``) is dropped — after, so that a record is not made again meanwhile from
+        the seats the host still held."""
         for table_id in tables:
-            self.forget_record(table_id)
             host = self.manager.hosts.get(table_id)
             if host is not None:
                 with contextlib.suppress(TableError):  # stopping
                     await host.submit(Reload())
+            self.forget(table_id)
 
     # --- the lists of tables ------------------------------------------------------------
 
@@ -398,10 +407,15 @@ class Lobby:
         for listener in list(self.listeners):
             listener.send(frame)
 
+    def _to(self, player_id: str, frame: JSON) -> None:
+        """``frame`` to this process's lobby sockets of ``player_id``."""
+        for listener in list(self.listeners):
+            if listener.player == player_id:
+                listener.send(frame)
+
     def _tell(self, challenge: Challenge) -> None:
         """Send the challenge as it is now to everyone it involves, on every process."""
-        frame = challenge.public(self.settings.clock())
-        self.bus.publish({"k": "to", "p": challenge.people(), "c": challenge.player, "f": frame})
+        self.bus.publish(challenge_changed(challenge, self.settings.clock()))
 
     # --- chat -------------------------------------------------------------------------
 
@@ -424,6 +438,19 @@ class Lobby:
             )
         self.bus.publish({"k": "unchat", "id": message_id})
         return said
+
+    # --- private messages ---------------------------------------------------------------
+
+    def message_sent(self, sent: Sent) -> None:
+        """A private message kept: a ``message`` frame to the recipient's lobby sockets, on
+        every process, with their unread count (none if they mute the sender's name), and to
+        the sender's (their other tabs' threads)."""
+        frame = {"type": "message", "message": sent.message}
+        if not sent.muted:
+            told = frame | {"with": sent.sender.name, "unread": sent.unread}
+            self.bus.publish({"k": "message", "p": sent.recipient.id, "f": told})
+        mine = frame | {"with": sent.recipient.name}
+        self.bus.publish({"k": "message", "p": sent.sender.id, "f": mine})
 
     # --- challenges -------------------------------------------------------------------
 
@@ -552,18 +579,31 @@ class Lobby:
         for player_id, since in list(self._absent.items()):
             if now - since >= self.leave_seconds:
                 del self._absent[player_id]
-                await self._gone(player_id, await self.book.open())
+                await self._gone(player_id)
 
 
 @asynccontextmanager
 async def open_lobby(
-    store: Store, manager: TableManager, settings: Settings, relay: Relay | None
+    store: Store,
+    manager: TableManager,
+    settings: Settings,
+    relay: Relay | None,
+    forget: Callable[[str], None],
 ) -> AsyncIterator[Lobby]:
-    """The lobby of this process: in memory alone, through Redis beside others."""
+    """The lobby of this process: in memory alone, through Redis beside others; ``forget``
+    as ``Lobby``'s."""
     if not isinstance(store, SqlStore):
         raise ValueError("the lobby keeps its challenges in the SQL store")
     if relay is None:
-        lobby = Lobby(Book(store), manager, settings, LocalPresence(), LocalBus(), LocalHistory())
+        lobby = Lobby(
+            Book(store),
+            manager,
+            settings,
+            LocalPresence(),
+            LocalBus(),
+            LocalHistory(),
+            forget=forget,
+        )
     else:
         lobby = Lobby(
             Book(store),
@@ -572,6 +612,7 @@ async def open_lobby(
             RedisPresence(relay.redis, relay.space, relay.process),
             RedisBus(relay.redis, relay.space),
             RedisHistory(relay.redis, relay.space),
+            forget=forget,
         )
     await lobby.start()
     try:

@@ -14,14 +14,14 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from doublesix.server import schema
-from doublesix.server.challenges import Challenge, Invited, Status
+from doublesix.server.challenges import Challenge, Invited, Status, gone
 from doublesix.server.store import SqlStore
 
 T = schema.challenges
 R = TypeVar("R")
 
 
-def _row(challenge: Challenge) -> dict[str, object]:
+def row_of(challenge: Challenge) -> dict[str, object]:
     return {
         "id": challenge.id,
         "player_id": challenge.player,
@@ -36,7 +36,7 @@ def _row(challenge: Challenge) -> dict[str, object]:
     }
 
 
-def _challenge(row: sa.Row[tuple[object, ...]]) -> Challenge:
+def challenge_of(row: sa.Row[tuple[object, ...]]) -> Challenge:
     m = row._mapping
     return Challenge(
         id=m["id"],
@@ -60,18 +60,18 @@ class Book:
 
     async def add(self, challenge: Challenge) -> None:
         async with self.store.writing() as conn:
-            await conn.execute(T.insert().values(_row(challenge)))
+            await conn.execute(T.insert().values(row_of(challenge)))
 
     async def get(self, challenge_id: str) -> Challenge | None:
         async with self.store.engine.connect() as conn:
             row = (await conn.execute(T.select().where(T.c.id == challenge_id))).first()
-        return None if row is None else _challenge(row)
+        return None if row is None else challenge_of(row)
 
     async def open(self) -> list[Challenge]:
         """Every challenge waiting for answers (few: each lasts a minute)."""
         async with self.store.engine.connect() as conn:
             rows = await conn.execute(T.select().where(T.c.status == Status.OPEN.value))
-            return [_challenge(r) for r in rows]
+            return [challenge_of(r) for r in rows]
 
     async def change(
         self, challenge_id: str, how: Callable[[Challenge], R]
@@ -82,9 +82,9 @@ class Book:
             challenge = await self._locked(conn, challenge_id)
             if challenge is None:
                 return None
-            before = _row(challenge)
+            before = row_of(challenge)
             outcome = how(challenge)
-            after = _row(challenge)
+            after = row_of(challenge)
             if after != before:
                 await conn.execute(T.update().where(T.c.id == challenge_id).values(after))
             return challenge, outcome
@@ -109,9 +109,21 @@ class Book:
                 changed.append(challenge)
         return changed
 
+    async def left(self, player_id: str) -> list[Challenge]:
+        """``player_id`` left the site, or its account was closed: its open challenges end,
+        those it made cancelled, those it was sent left (``challenges.gone``); the ones that
+        ended, to be told."""
+        ended = []
+        for waiting in await self.open():
+            if waiting.involves(player_id):
+                changed = await self.change(waiting.id, lambda c: gone(c, player_id))
+                if changed is not None and changed[1]:
+                    ended.append(changed[0])
+        return ended
+
     async def _locked(self, conn: AsyncConnection, challenge_id: str) -> Challenge | None:
         query = T.select().where(T.c.id == challenge_id)
         if not self.store.sqlite:
             query = query.with_for_update()
         row = (await conn.execute(query)).first()
-        return None if row is None else _challenge(row)
+        return None if row is None else challenge_of(row)

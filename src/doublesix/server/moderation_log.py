@@ -37,6 +37,9 @@ class Act(StrEnum):
     CLOSE_REPORT = "close_report"
     UNCHAT = "unchat"
     """A chat message removed: ``detail`` has its ``table`` (none: the lobby's) and words."""
+    RESTORE = "restore"
+    """A table's chat message an operator removed, restored: ``detail`` has its ``table`` and
+    its version (``chat``); its words are in the entry of its removal."""
     CLOSE = "close"
     """An account closed: a ban."""
     REOPEN = "reopen"

@@ -67,6 +67,8 @@ def encode(request: Request) -> tuple[str, JSON]:
             return "leave", {"seat": seat, "before_start": before_start}
         case commands.Unchat(chat=chat):
             return "unchat", {"chat": chat}
+        case commands.Rechat(chat=chat):  # the owner reads its words (``TableHost``)
+            return "rechat", {"chat": chat}
         case commands.Connect(socket=socket, seat=seat, since=since, token=token):
             return "connect", {"socket": socket, "seat": seat, "since": since, "token": token}
         case commands.Disconnect(socket=socket):
@@ -106,6 +108,8 @@ def decode(op: str, args: JSON) -> Request:
             return commands.Leave(args["seat"], args["before_start"])
         case "unchat":
             return commands.Unchat(args["chat"])
+        case "rechat":
+            return commands.Rechat(args["chat"])
         case "connect":
             return commands.Connect(args["socket"], args["seat"], args["since"], args["token"])
         case "disconnect":

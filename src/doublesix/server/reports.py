@@ -4,7 +4,8 @@ chat, cheated or stalled, spammed, or something else, with a few words and the t
 The operator reads the open reports and closes each with a note (``doublesix reports``), and
 acts with ``doublesix account silence`` or ``close`` — or does all of it on the web
 (``/operator``). A reporter has one open report about an account at a time and makes at most
-``PER_DAY`` a day, so a report is worth reading.
+``PER_DAY`` a day, so a report is worth reading. A report of a private message carries its
+words, so that the operator reads what was said without reading anyone's inbox.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from enum import StrEnum
 import sqlalchemy as sa
 from pydantic import BaseModel, Field
 
-from doublesix.server import schema
+from doublesix.server import messages, schema
 from doublesix.server.account_lists import open_account
 from doublesix.server.errors import CommandError
 from doublesix.server.store import Guest, SqlStore
@@ -45,6 +46,9 @@ class ReportIn(BaseModel):
     text: str = Field(default="", max_length=TEXT_MAX)
     table: str | None = Field(default=None, max_length=32)
     """Where it happened, if at a table."""
+    message: int | None = Field(default=None, ge=1)
+    """The private message reported, one the account sent to the reporter: the report
+    carries its words (``messages.reported``)."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,8 @@ class Report:
     table: str | None
     closed_at: float | None
     note: str | None
+    message: str | None
+    """The words of the private message reported (``""``: erased since)."""
 
 
 def _text(text: str, field: str, limit: int) -> str:
@@ -73,12 +79,16 @@ def _text(text: str, field: str, limit: int) -> str:
 
 async def report(store: SqlStore, reporter: Guest, body: ReportIn, now: float) -> int:
     """Keep ``reporter``'s report; its id. Refused (``CommandError``): no such account (404),
-    oneself (422), a table that is not (422), an open report about that account from the same
-    reporter (409), ``PER_DAY`` in the last day (429); the text's limits (422)."""
+    oneself (422), a table that is not (422), a message that is not the account's to the
+    reporter (422), an open report about that account from the same reporter (409),
+    ``PER_DAY`` in the last day (429); the text's limits (422)."""
     text = _text(body.text, "text", TEXT_MAX)
     reported, spelled = await open_account(store, body.name)
     if reported == reporter.id:
         raise CommandError("self", "you cannot report yourself", field="name", status=422)
+    said = None
+    if body.message is not None:
+        said = await messages.reported(store, body.message, reporter.id, reported)
     r, t = schema.reports, schema.tables
     async with store.writing() as conn:
         if body.table is not None:
@@ -110,6 +120,7 @@ async def report(store: SqlStore, reporter: Guest, body: ReportIn, now: float) -
                 reason=body.reason.value,
                 text=text,
                 table_id=body.table,
+                message=said,
             )
             .returning(r.c.id)
         )
@@ -152,4 +163,5 @@ def _report(row: sa.Row[tuple[object, ...]]) -> Report:
         table=m["table_id"],
         closed_at=m["closed_at"],
         note=m["note"],
+        message=m["message"],
     )

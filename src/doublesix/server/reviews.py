@@ -35,6 +35,8 @@ from doublesix.table.views import JSON
 
 KEEP = 200
 """Reviews kept in memory, newest first."""
+GAME = "game:"
+"""How the key of a server game's reviews begins (then its table's id)."""
 WAITING = 8
 """Reviews waiting for the worker at most; more are refused for now (503)."""
 PER_CLIENT = 1
@@ -152,6 +154,13 @@ class Reviews:
         while len(self._kept) > KEEP:
             self._kept.popitem(last=False)
         return found
+
+    def forget_game(self, table_id: str) -> None:
+        """The reviews kept of the game at ``table_id`` go: an account's erasure rewrote its
+        record (``Lobby._reread``), and nothing derived from the record as it was is served
+        again. A review holds moves, not names; one being made just then is kept."""
+        for key in [k for k in self._kept if k[0] == GAME + table_id]:
+            del self._kept[key]
 
     def close(self) -> None:
         self._workers.close()

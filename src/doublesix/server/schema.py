@@ -251,9 +251,12 @@ reports = sa.Table(
     sa.Column("table_id", sa.String(32), nullable=True),
     sa.Column("closed_at", sa.Float, nullable=True),
     sa.Column("note", sa.Text, nullable=True),
+    sa.Column("message", sa.Text, nullable=True),
 )
 """Reports to the site's operator (``server/reports.py``): open until the operator closes
-them with a note."""
+them with a note. ``message``: the words of the private message reported, copied from the
+reporter's inbox (``""`` once an erasure took them), so that the operator reads what was said
+and no inbox."""
 
 moderation_log = sa.Table(
     "moderation_log",
@@ -267,3 +270,33 @@ moderation_log = sa.Table(
 )
 """What the site's operators did, on the web (``operator``: the account's name) or with the
 command line (``operator`` null): ``server/moderation_log.py``."""
+
+messages = sa.Table(
+    "messages",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("sender_id", sa.String(64), nullable=False),
+    sa.Column("recipient_id", sa.String(64), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("read_at", sa.Float, nullable=True),
+    sa.Index("ix_messages_pair", "sender_id", "recipient_id", "id"),
+)
+"""Private messages between accounts (``server/messages.py``), by player id.
+``ix_messages_pair``: a thread is the latest of each direction between two, read backwards
+by id, and its unread ones are those from the other to the reader."""
+
+conversations = sa.Table(
+    "conversations",
+    metadata,
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("other_id", sa.String(64), primary_key=True),
+    sa.Column("started_by", sa.String(64), nullable=False),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("last_id", sa.Integer, nullable=False),
+    sa.Column("unread", sa.Integer, nullable=False),
+    sa.Index("ix_conversations_player_last", "player_id", "last_id"),
+)
+"""Each account's inbox, one row a conversation and side (``server/messages.py``): its
+latest message and how many of the other's the account has not read, written in the
+transaction that keeps the message, so that an inbox reads one row a conversation."""

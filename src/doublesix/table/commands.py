@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from doublesix.rules.moves import Move, Turn
-from doublesix.table.model import Stand
+from doublesix.table.model import Entry, Stand
 from doublesix.tiles import Tile
 
 
@@ -123,6 +123,17 @@ class Unchat:
 
 
 @dataclass(frozen=True)
+class Rechat:
+    """One of the site's operators restores the chat entry ``chat`` they removed (``Unchat``)
+    by mistake. ``said`` is that entry as the stored log holds it (None: the log has no such
+    entry): the shell reads it there, since the table keeps the words of its last messages
+    only."""
+
+    chat: int
+    said: Entry | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
 class RematchOpened:
     """The shell made the rematch's table ``table``."""
 
@@ -186,6 +197,7 @@ Command = (
     | Rematch
     | Leave
     | Unchat
+    | Rechat
     | RematchOpened
     | BotMove
     | Connect

@@ -3,8 +3,10 @@
 A viewer is a seat, or ``None`` for a spectator. Every frame a client gets
 is built here from the log's entries and the viewer's view; a drawn tile
 is shown to its drawer only, to nobody else and never to a spectator
-(R9, R25). Because the frames follow from the entries alone, any process
-that holds a table's log can resend exactly what a client missed.
+(R9, R25). Because the frames follow from the log alone, any process
+that holds a table's log can resend exactly what a client missed: an entry's own,
+but a restored message's ``rechat``, which holds the words of the chat entry it
+names (``restored``: those the table shows again).
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ def chat_message(entry: Entry) -> JSON:
     removed, a placeholder that keeps its version (``removed``)."""
     data = entry.data
     if data.get("removed"):
-        return {"type": "chat", "version": entry.version, "removed": True}
+        return removed_message(entry.version)
     out: JSON = {
         "type": "chat",
         "version": entry.version,
@@ -77,18 +79,46 @@ def chat_message(entry: Entry) -> JSON:
     return out
 
 
-def said_frame(entry: Entry) -> JSON:
-    """The frame of a ``chat`` or ``unchat`` entry: the same for every reader."""
+def removed_message(version: int) -> JSON:
+    """The placeholder of the chat message ``version``, whose words are not shown."""
+    return {"type": "chat", "version": version, "removed": True}
+
+
+def said_frame(entry: Entry, restored: Mapping[int, Entry] | None = None) -> JSON:
+    """The frame of a ``chat``, ``unchat`` or ``rechat`` entry: the same for every reader. A
+    ``rechat`` holds the message it restored, from ``restored`` (the chat entries shown
+    again, by version); one removed again since holds its placeholder."""
     if entry.kind == EventKind.UNCHAT:
         return {"type": "unchat", "version": entry.version, "chat": entry.data["chat"]}
+    if entry.kind == EventKind.RECHAT:
+        chat = entry.data["chat"]
+        said = (restored or {}).get(chat)
+        message = removed_message(chat) if said is None else chat_message(said)
+        return {"type": "rechat", "version": entry.version, "chat": chat, "message": message}
     return chat_message(entry)
 
 
-def chat_shown(entries: Iterable[Entry]) -> list[JSON]:
-    """The chat messages of a table's log, but those that an operator removed."""
+def chat_shown(entries: Iterable[Entry], *, removed: bool = False) -> list[JSON]:
+    """The chat messages of a table's log, but those that an operator removed (and did not
+    restore); with ``removed``, those in their place as a placeholder marked ``restorable``,
+    with its sender's name (an operator's page: one may restore it)."""
     kept = [e for e in entries if e.kind in SAID_KINDS]
-    removed = {e.data["chat"] for e in kept if e.kind == EventKind.UNCHAT}
-    return [chat_message(e) for e in kept if e.kind == EventKind.CHAT and e.version not in removed]
+    unsaid = set()
+    for entry in kept:
+        if entry.kind == EventKind.UNCHAT:
+            unsaid.add(entry.data["chat"])
+        elif entry.kind == EventKind.RECHAT:
+            unsaid.discard(entry.data["chat"])
+    shown = []
+    for entry in (e for e in kept if e.kind == EventKind.CHAT):
+        if entry.version not in unsaid:
+            shown.append(chat_message(entry))
+        elif removed and entry.data.get("removed"):  # its words erased: nothing to restore
+            shown.append(removed_message(entry.version))
+        elif removed:
+            restorable = {"restorable": True, "from": entry.data["from"]}
+            shown.append(removed_message(entry.version) | restorable)
+    return shown
 
 
 def encode(value: object) -> str:
@@ -106,11 +136,13 @@ def update_frame(version: int, events: Sequence[JSON], view: str | None) -> str:
     return head + "}" if view is None else f'{head}, "view": {view}}}'
 
 
-def entry_frame(entry: Entry, viewer: Viewer, view: str | None) -> str:
-    """The frame of ``entry`` for ``viewer``: a ``chat`` or ``unchat`` frame, or an
-    ``update``."""
+def entry_frame(
+    entry: Entry, viewer: Viewer, view: str | None, restored: Mapping[int, Entry] | None = None
+) -> str:
+    """The frame of ``entry`` for ``viewer``: a ``chat``, ``unchat`` or ``rechat`` frame
+    (``said_frame``), or an ``update``."""
     if entry.kind in SAID_KINDS:
-        return encode(said_frame(entry))
+        return encode(said_frame(entry, restored))
     return update_frame(entry.version, entry_events(entry, viewer), view)
 
 
@@ -143,11 +175,13 @@ class EventFrames:
         return None if part is None else f"{part[0]}{self.middle}{part[1]}"
 
 
-def event_frames(entry: Entry, views: EncodedViews) -> EventFrames:
+def event_frames(
+    entry: Entry, views: EncodedViews, restored: Mapping[int, Entry] | None = None
+) -> EventFrames:
     """The frame of ``entry`` for every viewer of ``views``: the same text as
-    ``entry_frame(entry, viewer, views.text(viewer))``."""
+    ``entry_frame(entry, viewer, views.text(viewer), restored)``."""
     if entry.kind in SAID_KINDS:
-        frame = encode(said_frame(entry))
+        frame = encode(said_frame(entry, restored))
         return EventFrames("", {viewer: (frame, "") for viewer in views.own})
     parts = {
         viewer: (

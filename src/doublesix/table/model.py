@@ -54,12 +54,16 @@ class EventKind(StrEnum):
     UNCHAT = "unchat"
     """One of the site's operators removed the chat entry ``data["chat"]``: it is shown
     nowhere from then on (the log keeps it, for the operators)."""
+    RECHAT = "rechat"
+    """One of the site's operators restored the chat entry ``data["chat"]`` they had
+    removed: it is shown again (the entry holds its version, never its words: those stay
+    in the chat entry, where an account's erasure finds them)."""
 
 
 GAME_KINDS = frozenset({EventKind.START, EventKind.PLAY, EventKind.STRAIGHTEN, EventKind.CONTINUE})
 """The entries that change the game: a command that saw an older version is stale."""
 
-SAID_KINDS = frozenset({EventKind.CHAT, EventKind.UNCHAT})
+SAID_KINDS = frozenset({EventKind.CHAT, EventKind.UNCHAT, EventKind.RECHAT})
 """The entries that are a frame of their own, the same for every viewer, with no view."""
 
 

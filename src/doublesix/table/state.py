@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import unicodedata
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from doublesix.names import bot_name
@@ -170,7 +170,10 @@ class TableState:
         them, however old (the table's pages show the last ``config.chat_kept``, the game's
         page every one), while ``chat`` keeps the words of the last few only."""
         self.unsaid: set[int] = set()
-        """The chat entries an operator removed."""
+        """The chat entries an operator removed (or whose words an erasure took)."""
+        self.restored: dict[int, Entry] = {}
+        """The chat entries an operator restored, shown again, by version: their ``rechat``
+        frames hold them (``frames.said_frame``), live and in a resume."""
         self._spoke: dict[str, deque[float]] = {}
         self._views: tuple[int, dict[Viewer, SeatView]] = (-1, {})
 
@@ -191,11 +194,15 @@ class TableState:
         deterministic) and checks that it makes the events the entry holds.
         """
         state = cls(table, config, levels, now)
-        for entry in entries:
-            state._replay(entry)
+        log = list(entries)
+        said = {e.version: e for e in log if e.kind == EventKind.CHAT}
+        for entry in log:
+            state._replay(entry, said)
         return state
 
-    def _replay(self, entry: Entry) -> None:
+    def _replay(self, entry: Entry, said: Mapping[int, Entry]) -> None:
+        """Replay ``entry``; ``said``: the log's chat entries, by version (a ``rechat`` shows
+        one again, however old)."""
         data = entry.data
         kind = entry.kind
         made: list[JSON] | None = None
@@ -238,6 +245,10 @@ class TableState:
             self._stand_in_for(entry.seat, entry.at)
         elif kind == EventKind.UNCHAT:
             self._unsay(data["chat"])
+        elif kind == EventKind.RECHAT:
+            restored = said.get(data["chat"])
+            if restored is not None and not restored.data.get("removed"):
+                self._resay(restored)  # not if an erasure took its words since
         if made is not None and data.get("events") != made:
             raise ValueError(f"table {self.table.id}: entry {entry.version} replays differently")
         if kind in GAME_KINDS:
@@ -279,6 +290,8 @@ class TableState:
                 self._leave(command.seat, command.before_start, now, out)
             case commands.Unchat():
                 self._unchat(command.chat, now, out)
+            case commands.Rechat():
+                self._rechat(command, now, out)
             case commands.RematchOpened():
                 if self.rematch_table is None:
                     self.rematch_table = command.table
@@ -599,11 +612,50 @@ class TableState:
         missing from it."""
         self.spoken.discard(version)
         self.unsaid.add(version)
+        self.restored.pop(version, None)
         for entry in [e for e in self.chat if e.version == version]:
             self.chat.remove(entry)
         for i, entry in enumerate(self.recent):
             if entry.version == version and entry.kind == EventKind.CHAT:
                 self.recent[i] = dataclasses.replace(entry, data={"removed": True})
+
+    def _rechat(self, cmd: commands.Rechat, now: float, out: Outcome) -> None:
+        """One of the site's operators restores chat entry ``cmd.chat``, which an operator
+        removed (``commands.Rechat``): refused for a message shown, one whose words an
+        account's erasure took (the log holds its placeholder), or no message at all."""
+        version, said = cmd.chat, cmd.said
+        if version in self.spoken:
+            raise TableError(
+                Refusal.NOT_REMOVED, f"message {version} is shown: nothing to restore", field="chat"
+            )
+        if version not in self.unsaid or said is None or said.kind != EventKind.CHAT:
+            raise TableError(
+                Refusal.NO_MESSAGE, f"entry {version} is no message of this table", field="chat"
+            )
+        if said.data.get("removed"):
+            raise TableError(
+                Refusal.ERASED,
+                f"the words of message {version} were erased with its player's account",
+                field="chat",
+            )
+        self._resay(said)
+        self._log(out, EventKind.RECHAT, None, {"chat": version}, now)
+
+    def _resay(self, said: Entry) -> None:
+        """Chat entry ``said`` is shown again: in a resume, in its place, and in the views'
+        chat if it is one of the last ``config.chat_kept`` messages shown."""
+        version = said.version
+        self.unsaid.discard(version)
+        self.spoken.add(version)
+        self.restored[version] = said
+        for i, entry in enumerate(self.recent):
+            if entry.version == version and entry.kind == EventKind.CHAT:
+                self.recent[i] = said
+        kept = self.chat.maxlen or 1
+        if sum(1 for v in self.spoken if v > version) < kept:
+            shown = sorted([*self.chat, said], key=lambda e: e.version)
+            self.chat.clear()
+            self.chat.extend(shown[-kept:])
 
     def _chat_text(self, text: str | None) -> str:
         cleaned = (text or "").strip()
@@ -848,7 +900,7 @@ class TableState:
         frames = [encode({"type": "resume", "since": since, "version": v})]
         for entry in kept:
             view = encode(self.view(viewer)) if entry.version == last_update else None
-            frames.append(entry_frame(entry, viewer, view))
+            frames.append(entry_frame(entry, viewer, view, self.restored))
         frames.append(encode({"type": "presence", "away": self.away()}))
         return frames
 

@@ -11,8 +11,9 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 from doublesix.rules.record import dumps
 from doublesix.rules.text import record_lines
-from doublesix.server.deps import server, table_of
+from doublesix.server.deps import MaybeGuest, server, table_of
 from doublesix.server.errors import CommandError
+from doublesix.server.reviews import GAME
 from doublesix.server.routes.reviewing import review
 from doublesix.table.frames import chat_shown
 from doublesix.table.model import JSON, Table, TableStatus
@@ -70,13 +71,18 @@ async def text(table_id: str, request: Request) -> PlainTextResponse:
 @router.get("/{table_id}/review")
 async def game_review(table_id: str, seat: int, request: Request) -> JSONResponse:
     data = await finished_record(request, table_id)
-    return JSONResponse(await review(request, "game:" + table_id, data, seat))
+    return JSONResponse(await review(request, GAME + table_id, data, seat))
 
 
 @router.get("/{table_id}/chat")
-async def chat(table_id: str, request: Request) -> dict[str, list[JSON]]:
+async def chat(
+    table_id: str, request: Request, who: MaybeGuest, removed: bool = False
+) -> dict[str, list[JSON]]:
     """Every message of the game's table, both channels (each frame names its own), in order;
-    the table's readers saw them live, the game's page shows them once the game is over."""
+    the table's readers saw them live, the game's page shows them once the game is over. An
+    operator who asks (``removed``) gets those an operator removed too, as placeholders to
+    restore (anyone else's ``removed`` is ignored)."""
     await _over(request, table_id, "the chat")
     entries = await server(request).store.events(table_id)
-    return {"chat": chat_shown(entries)}
+    operator = who is not None and who.operator
+    return {"chat": chat_shown(entries, removed=removed and operator)}

@@ -257,3 +257,32 @@ async def unchat(table_id: str, version: int, srv: ServerDep, who: OperatorDep) 
     assert said is not None  # the table took it: a chat entry of its stored log
     await _removed(srv, who.name, chat_message(said), table=table_id)
     return {"removed": version}
+
+
+@router.post("/tables/{table_id}/chat/{version}/restore")
+async def rechat(table_id: str, version: int, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
+    """``{"restored": version}``: the table's chat message an operator removed is shown again,
+    on every page at the table (a ``rechat`` frame) and on its game's page. Refused: a
+    message shown (409 ``not_removed``), one whose words an account's erasure took (409
+    ``erased``: nothing is left to restore), a version that is no message of the table (404
+    ``no_message``), all with field ``chat``; 404 ``not_found`` for no such table. The lobby's
+    removals are not undone: the lobby keeps no removed message.
+
+    The table takes it as a removal (``unchat``): its owner, wherever it runs, reads the
+    words from the stored log and logs a ``rechat`` entry."""
+    link = await srv.manager.get(table_id)
+    if link is None:
+        raise not_found(f"no table {table_id!r}")
+    await link.submit(commands.Rechat(version))
+    said = await srv.store.entry(table_id, version)
+    assert said is not None  # the table took it: a chat entry of its stored log
+    await moderation_log.write(
+        sql_store(srv),
+        srv.settings.clock(),
+        who.name,
+        Act.RESTORE,
+        said.data.get("from"),
+        table=table_id,
+        chat=version,
+    )
+    return {"restored": version}

@@ -17,6 +17,8 @@ PAGES = {
     "/": "index.html",
     "/replay": "replay.html",
     "/operator": "operator.html",
+    "/inbox": "inbox.html",
+    "/inbox/{name}": "inbox.html",
     "/rules/{lang}/{preset}": "rules.html",
 }
 """Each page's path and its file; a page reads its ids from ``location.pathname``."""

@@ -197,6 +197,34 @@ export function removeButton(title, name, path, removed = null) {
 }
 
 /**
+ * A message whose words are not shown (`chat.removed`): an operator removed it, or an
+ * account's erasure took its words. `restorePath`, for one of the site's operators, adds a
+ * "Restore" that asks the server to show it again there (a POST); `onRestored()` once it has.
+ */
+export function removedLine(msg, { restorePath = null, onRestored = null } = {}) {
+  const li = document.createElement('li');
+  li.className = 'chat-line removed';
+  li.dataset.version = String(msg.version);
+  li.appendChild(el('span', 'chat.removed', {}, 'chat-text'));
+  if (!restorePath) return li;
+  const b = el('button', 'chat.restore', {}, 'link-button chat-restore');
+  b.type = 'button';
+  tattr(b, 'title', 'chat.restore_title', { name: msg.from || '?' });
+  b.addEventListener('click', async () => {
+    b.disabled = true;
+    try {
+      await post(restorePath, {});
+      if (onRestored) onRestored();
+    } catch (e) {
+      toast('operator.error', { message: e.message }, 'error');
+      b.disabled = false;
+    }
+  });
+  li.append(' ', b);
+  return li;
+}
+
+/**
  * One message as a list item. `onMute(name)`, when given, makes the sender's name a button
  * that mutes them (not for our own messages: `own`); `removePath`, an operator's "✕" that
  * removes it there (`onRemoved()` once it is removed, see `removeButton`).

@@ -1,6 +1,7 @@
 // What every page shares: the header with its links and the language switch.
 import { me } from './api.js';
 import { applyI18n, el, initI18n, languageSwitch, lit, onLanguage } from './i18n.js';
+import { inboxLink } from './inbox_badge.js';
 
 const BOT_ORDER = ['random', 'greedy', 'medium', 'pimc', 'expert'];
 
@@ -40,7 +41,11 @@ export async function startPage(titleKey) {
   }
   header.appendChild(nav);
   operatorLink(nav);
-  document.addEventListener('ds:me', () => operatorLink(nav));
+  inboxLink(nav);
+  document.addEventListener('ds:me', () => {
+    operatorLink(nav);
+    inboxLink(nav);
+  });
   const sw = document.createElement('div');
   header.appendChild(sw);
   languageSwitch(sw);

@@ -1,7 +1,7 @@
 // A finished game's page: the result, the JSON download, the replay viewer, the
 // post-game review, the table's chat and the move list.
 import { get, me } from './api.js';
-import { chatLine, isMuted, onMutedChange, renderMuted, setMuted } from './chat.js';
+import { chatLine, isMuted, onMutedChange, removedLine, renderMuted, setMuted } from './chat.js';
 import { clear, setRulesPreset, startPage, toast } from './common.js';
 import { playerName, roster } from './describe.js';
 import { el, lit, onLanguage, tx } from './i18n.js';
@@ -83,28 +83,40 @@ function playersLine(record, seats) {
 
 /** What was said at the table, both channels (a spectator's message is marked), as text. One
  * of the site's operators has a "✕" on each line, which removes the message from the table's
- * chat: the line then says so, and the page read again leaves it out. */
+ * chat: the line then says so, with a "Restore" that shows it again (the operator's page
+ * reads the removed messages' places too: `restorable`); others' pages leave it out. */
 async function showChat() {
+  const operator = await me().then((who) => Boolean(who && who.operator), () => false);
+  const query = operator ? '?removed=true' : '';
+  const read = () => get(`/api/games/${encodeURIComponent(gameId)}/chat${query}`).then((r) => r.chat);
   let chat;
   try {
-    chat = (await get(`/api/games/${encodeURIComponent(gameId)}/chat`)).chat;
+    chat = await read();
   } catch (e) {
     return; // the record says what there is to say; a chat that cannot be read is left out
   }
   if (!chat.length) return;
-  const operator = await me().then((who) => Boolean(who && who.operator), () => false);
-  const removed = new Set(); // the versions an operator removed from this page
+  const removed = new Map(); // version -> the message an operator removed from this page
   const box = document.getElementById('chat');
   const mute = (name) => setMuted(name, true);
+  const path = (msg) => `/api/operator/tables/${encodeURIComponent(gameId)}/chat/${msg.version}`;
+  const restored = async () => {
+    removed.clear();
+    chat = await read().catch(() => chat);
+    draw();
+  };
   const line = (msg) => {
-    if (msg.removed || removed.has(msg.version)) return removedLine(msg);
+    const gone = removed.get(msg.version);
+    if (msg.removed || gone) {
+      const restorable = operator && (msg.restorable || gone);
+      return removedLine(gone || msg, restorable ? { restorePath: `${path(msg)}/restore`, onRestored: restored } : {});
+    }
     if (!operator) return chatLine(msg, { onMute: mute });
-    const removePath = `/api/operator/tables/${encodeURIComponent(gameId)}/chat/${msg.version}`;
     const onRemoved = () => {
-      removed.add(msg.version);
+      removed.set(msg.version, msg);
       draw();
     };
-    return chatLine(msg, { onMute: mute, removePath, onRemoved });
+    return chatLine(msg, { onMute: mute, removePath: path(msg), onRemoved });
   };
   const draw = () => {
     clear(box);
@@ -123,16 +135,6 @@ async function showChat() {
   };
   onMutedChange(draw);
   draw();
-}
-
-/** A message whose words are gone: removed from this page by an operator, or a placeholder
- * the log holds in its place (`removed`). */
-function removedLine(msg) {
-  const li = document.createElement('li');
-  li.className = 'chat-line removed';
-  li.dataset.version = String(msg.version);
-  li.appendChild(el('span', 'chat.removed', {}, 'chat-text'));
-  return li;
 }
 
 main().catch((e) => toast('err.server', { message: String(e.message || e) }, 'error'));

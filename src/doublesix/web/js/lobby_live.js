@@ -1,10 +1,11 @@
 // The lobby's live half: the lobby socket's frames drawn into the online list, the
-// challenges' toasts and the lobby chat (issue 11). `/?challenge=NAME` (a player's page's
+// challenges' toasts, the lobby chat (issue 11) and a private message's toast and badge. `/?challenge=NAME` (a player's page's
 // "Challenge") opens the dialog that challenges NAME once we have a name of our own.
 import { openChallengeDialog, showChallenge, startChallenges } from './challenge.js';
 import { toast } from './common.js';
 import { isFollowed, loadFollowing } from './follow.js';
 import { onLanguage } from './i18n.js';
+import { showUnread } from './inbox_badge.js';
 import { addLobbyChat, lobbyChatError, removeLobbyChat, renderLobbyChat } from './lobby_chat.js';
 import { connectLobby, onLobby } from './lobby_socket.js';
 import { renderOnline } from './online.js';
@@ -87,6 +88,11 @@ export function startLobbyLive({ presets }) {
   onLobby('unchat', (f) => {
     live.chat = live.chat.filter((m) => m.id !== f.id);
     removeLobbyChat(f.id);
+  });
+  onLobby('message', (f) => {
+    if (f.unread === undefined) return; // one we wrote, from another tab
+    showUnread(f.unread);
+    toast('inbox.toast', { name: f.with });
   });
   onLobby('error', lobbyChatError);
   onLanguage(drawOnline);

@@ -202,6 +202,10 @@ function reportItem(report) {
     li.appendChild(at);
   }
   if (report.text) li.appendChild(lit('blockquote', report.text, 'report-text'));
+  if (report.message !== null && report.message !== undefined) { // a private message reported
+    li.appendChild(el('p', report.message ? 'operator.their_message' : 'operator.message_erased', {}, 'muted'));
+    if (report.message) li.appendChild(lit('blockquote', report.message, 'report-message'));
+  }
   if (report.closed_at !== null) {
     li.classList.add('closed');
     li.appendChild(el('p', 'operator.closed', { when: when(report.closed_at) }, 'muted'));
@@ -315,6 +319,8 @@ function logDetail(entry) {
     if (d.note) parts.push(lit('span', d.note));
   } else if (entry.act === 'close') {
     if (d.reason) parts.push(lit('span', d.reason));
+  } else if (entry.act === 'restore') {
+    parts.push(el('span', 'operator.at_table', { table: d.table }));
   } else if (entry.act === 'unchat') {
     parts.push(d.table ? el('span', 'operator.at_table', { table: d.table }) : el('span', 'operator.log.in_lobby'));
     if (d.text) parts.push(lit('q', d.text, 'log-words'));

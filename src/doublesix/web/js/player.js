@@ -111,6 +111,15 @@ function togetherCard(together) {
   return card;
 }
 
+/** "Message": the inbox's thread with `name`, where one writes to them. */
+function messageLink(name) {
+  const link = el('a', 'player.message', {}, 'button small message-link');
+  link.id = 'message';
+  link.href = `/inbox/${encodeURIComponent(name)}`;
+  tattr(link, 'title', 'player.message_title', { name });
+  return link;
+}
+
 function render(root, page, you, online, together) {
   clear(root);
   const head = document.createElement('div');
@@ -121,7 +130,7 @@ function render(root, page, you, online, together) {
     const hide = () => follow.classList.toggle('hidden', isBlocked(page.name)); // the site unfollowed
     hide();
     onBlockedChange(hide);
-    head.append(follow, blockButton(page.name));
+    head.append(follow, blockButton(page.name), messageLink(page.name));
   }
   if (you && you.name !== page.name) head.append(reportButton(page.name)); // guests too
   root.appendChild(head);

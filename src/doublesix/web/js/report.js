@@ -37,8 +37,9 @@ function radio(name, value) {
 }
 
 /** The dialog that reports `name` (an account's name) to the site's operator; `table`: the
- * table it happened at, if any. */
-export function openReportDialog(name, table = null) {
+ * table it happened at, if any; `message`: the id of the private message from them reported
+ * (the report carries its words). */
+export function openReportDialog(name, table = null, message = null) {
   const old = document.getElementById('report-dialog');
   if (old) old.remove();
   const dialog = document.createElement('dialog');
@@ -113,6 +114,7 @@ export function openReportDialog(name, table = null) {
     hush();
     send.disabled = true;
     const body = { name, reason: chosen.value, table };
+    if (message !== null) body.message = message;
     const words = text.value.trim();
     if (words) body.text = words;
     try {

@@ -6,7 +6,7 @@ import { setRulesPreset, sortBots, startPage, toast } from './common.js';
 import { has, onLanguage, tattr, tx } from './i18n.js';
 import { heard, muteSwitch, updateTitle } from './table/attention.js';
 import { renderCard } from './table/cards.js';
-import { chatFromView, chatPanel, chatRefused, heardChat, renderChat, unheardChat } from './table/chat.js';
+import { chatFromView, chatPanel, chatRefused, heardChat, renderChat, restoredChat, unheardChat } from './table/chat.js';
 import { tickTimers } from './table/clock.js';
 import { connect } from './table/connection.js';
 import { askHint, bendAt, cancel, onKey, playSelected, straighten } from './table/controls.js';
@@ -96,6 +96,7 @@ const socket = {
   },
   chat: heardChat,
   unchat: unheardChat,
+  rechat: restoredChat,
   error(msg) {
     if (msg.code === 'stale') return;
     leaveRefused();

@@ -4,7 +4,7 @@
 // silences it). Beside the felt on a laptop; on a phone the side's drawer, opened by the
 // "Chat" button of the bar below the felt.
 import { me } from '../api.js';
-import { CHAT_REFUSALS, PHRASES, chatLine, isMuted, onMutedChange, renderMuted, setMuted } from '../chat.js';
+import { CHAT_REFUSALS, PHRASES, chatLine, isMuted, onMutedChange, removedLine, renderMuted, setMuted } from '../chat.js';
 import { clear, toast } from '../common.js';
 import { el, tattr, tx } from '../i18n.js';
 import { play } from './attention.js';
@@ -57,7 +57,7 @@ export function renderChat() {
   const list = $('chat-list');
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
   clear(list);
-  const lines = [...messages.values()].filter(shown);
+  const lines = [...messages.values()].sort((a, b) => a.version - b.version).filter(shown);
   if (!lines.length) list.appendChild(el('li', 'chat.empty', {}, 'chat-empty muted'));
   for (const msg of lines) list.appendChild(line(msg));
   if (atBottom) list.scrollTop = list.scrollHeight;
@@ -73,13 +73,29 @@ export function renderChat() {
 }
 
 function line(msg) {
-  const removePath = operator ? `/api/operator/tables/${encodeURIComponent(tableId)}/chat/${msg.version}` : null;
-  return chatLine(msg, { onMute: mute, own: own(msg), removePath });
+  const path = operator ? `/api/operator/tables/${encodeURIComponent(tableId)}/chat/${msg.version}` : null;
+  if (msg.removed) return removedLine(msg, { restorePath: path && `${path}/restore` });
+  return chatLine(msg, { onMute: mute, own: own(msg), removePath: path });
 }
 
-/** A message one of the site's operators removed (the socket's `unchat` frame): gone. */
+/** A message one of the site's operators removed (the socket's `unchat` frame): gone; an
+ * operator's page keeps its place, with a "Restore" (whose `rechat` frame brings it back). */
 export function unheardChat(version) {
-  if (messages.delete(version)) renderChat();
+  const msg = messages.get(version);
+  if (!msg) return;
+  if (operator) messages.set(version, { version, from: msg.from, channel: msg.channel, removed: true });
+  else messages.delete(version);
+  renderChat();
+}
+
+/** A message an operator restored (the socket's `rechat` frame, with its words): back in its
+ * place among the others. */
+export function restoredChat(frame) {
+  const msg = frame.message;
+  if (!msg || msg.removed) return; // removed again since (a resume's placeholder)
+  messages.delete(msg.version);
+  keep(msg);
+  renderChat();
 }
 
 function keep(msg) {

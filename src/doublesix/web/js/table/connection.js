@@ -8,7 +8,7 @@ let handlers = {};
 /**
  * Open the socket. `on` has the page's answers: view(view, events) for a snapshot or an
  * update, hint(moves), error(frame), presence(away), unseat(seat) when the seat was left before the
- * start (the socket watches from then on), chat(frame) and unchat(version) for the chat,
+ * start (the socket watches from then on), chat(frame), unchat(version) and rechat(frame) for the chat,
  * missing() when the table is unknown.
  */
 export function connect(on = handlers) {
@@ -115,6 +115,11 @@ function handle(msg) {
       if (gap(msg)) break;
       state.version = msg.version;
       if (handlers.unchat) handlers.unchat(msg.chat);
+      break;
+    case 'rechat':
+      if (gap(msg)) break;
+      state.version = msg.version;
+      if (handlers.rechat) handlers.rechat(msg);
       break;
     case 'presence':
       handlers.presence(msg.away || []);
