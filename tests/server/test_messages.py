@@ -84,7 +84,7 @@ def test_a_message_reaches_the_recipient_at_once_and_reading_marks_it_read(
     assert (theirs["with"], theirs["last"]["mine"], theirs["unread"]) == ("Ben", True, 0)
 
     thread = read(client, ben, "/api/messages/anna")
-    assert thread["with"] == {"name": "Anna", "closed": False}
+    assert thread["with"] == {"name": "Anna", "closed": False, "blocked": False}
     assert thread["messages"] == [{k: kept[k] for k in ("id", "from", "text", "at")}]
     assert (thread["more"], thread["unread"]) == (False, 0)
     [row] = rows(client, schema.messages)
@@ -131,6 +131,8 @@ def test_every_refusal_keeps_nothing(client: TestClient) -> None:
     too_long = write(client, anna, "Ben", "x" * 2001)
     assert (too_long.status_code, too_long.json()["field"]) == (422, "text")
     assert stored(client) == (0, 0)
+    for reader, other, blocked in [(cleo, "Ben", True), (ben, "Cleo", True), (anna, "Ben", False)]:
+        assert read(client, reader, f"/api/messages/{other}")["with"]["blocked"] is blocked
     as_player(client, None)
     assert client.get("/api/messages").status_code == 401
     assert client.get("/api/messages/Ben").status_code == 401
@@ -249,7 +251,8 @@ def test_a_closed_account_shows_closed_and_receives_nothing(client: TestClient) 
     [conversation] = read(client, anna, "/api/messages")["conversations"]
     assert (conversation["with"], conversation["closed"]) == ("Ben", True)
     thread = read(client, anna, "/api/messages/Ben")
-    assert thread["with"] == {"name": "Ben", "closed": True} and len(thread["messages"]) == 1
+    assert thread["with"] == {"name": "Ben", "closed": True, "blocked": False}
+    assert len(thread["messages"]) == 1
     refused = write(client, anna, "Ben", "are you there?")
     assert (refused.status_code, refused.json()["code"]) == (410, "closed")
     assert stored(client) == (1, 2)

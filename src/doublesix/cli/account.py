@@ -27,9 +27,11 @@ running, and every process of a site sees the change at once.
   closed as by ``close``, and erased at once if none of its games is being played; else it
   says how many are, and a server erases it within minutes of their end (a bot finishes its
   seats). ``--redis`` as for ``close``: its sockets are shut out at once, its words leave the
-  lobby's chat, and the processes read the games it rewrote again; without, a server without
-  Redis keeps its lobby messages in memory until they scroll away or it restarts. Erasing
-  again changes nothing; nothing reopens an account whose erasure was asked.
+  lobby's chat, and the processes read the games it rewrote again; if no process of the site
+  listens on it (another ``--site``), nothing changes, since the command run again could not
+  find what it left behind once the name is gone; without, a server without Redis keeps its
+  lobby messages in memory until they scroll away or it restarts. Erasing again changes
+  nothing; nothing reopens an account whose erasure was asked.
 - ``operator NAME [--revoke]``: the account becomes one of the site's operators, who read and
   close the reports, silence and close accounts on the web (``/operator``); ``--revoke``
   undoes it. Only this command makes an operator.
@@ -63,6 +65,12 @@ WITHOUT_REDIS = (
     "lobby messages until they scroll away; pass --redis to end both now"
 )
 """What ``erase`` without ``--redis`` says it could not reach."""
+NOBODY_HEARD = (
+    "no server process of the site heard it on --redis (check it and --site): its open "
+    "sockets, if any, stay until they close"
+)
+"""What ``close`` says when no process heard it (and ``erase``, if every one went away
+between its check and its message)."""
 MAX_HOURS = 24 * 365 * 10
 """The longest silence given in hours; longer is until lifted (no ``--hours``)."""
 
@@ -109,9 +117,10 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
             default=None,
             metavar="URL",
             help="the site's Redis, as serve's --redis: every server process of the site "
-            "closes the account's sockets and a bot takes its seats at once (without it, its "
-            "chat and its seats' tokens are refused, but its open sockets stay until they "
-            "close)",
+            "closes the account's sockets and a bot takes its seats at once; erase also removes "
+            "its lobby messages and has the processes read the games it rewrote again, and "
+            "changes nothing if no process of the site listens there (without --redis, its chat "
+            "and its seats' tokens are refused, but its open sockets stay until they close)",
         )
         task.add_argument(
             "--site",
@@ -199,10 +208,7 @@ def run(args: argparse.Namespace) -> int:
                 f"({told} server process(es) heard it)"
             )
         else:
-            print(
-                "no server process of the site heard it on --redis (check it and --site): "
-                "its open sockets, if any, stay until they close"
-            )
+            print(NOBODY_HEARD)
     elif args.task == "erase":
         site_needs_redis(args)
         said = on_site(args.db, lambda s: erasing(s, args.name, args.redis, args.site))
@@ -305,15 +311,20 @@ async def shut_out(store: SqlStore, client: Redis, space: Space, player_id: str)
 
 async def erasing(store: SqlStore, name: str, url: str | None, site: str | None) -> list[str]:
     """``erase NAME``: ask the account's erasure, shut it out and forget its lobby messages on
-    the site's Redis ``url`` if given (reached first: if it is not, nothing changes), and
-    erase it at once if it can be; what to say, line by line."""
+    the site's Redis ``url`` if given, and erase it at once if it can be; what to say, line by
+    line.
+
+    Unlike ``close``, nothing changes unless a process of the site listens on ``url`` (a
+    wrong ``--site``): once it is erased, its name and the games it played are nobody's, so
+    that running this again could find neither its lobby messages nor the games whose
+    record a process keeps under its name."""
     from redis.asyncio import Redis
     from redis.exceptions import RedisError
 
     from doublesix.server import erasure, moderation_log
     from doublesix.server.accounts import Accounts
     from doublesix.server.channels import Space
-    from doublesix.server.lobby_bus import tables_erased, tell_site
+    from doublesix.server.lobby_bus import listening, tables_erased, tell_site
     from doublesix.server.lobby_chat import RedisHistory, forget
     from doublesix.server.moderation_log import Act
 
@@ -322,8 +333,15 @@ async def erasing(store: SqlStore, name: str, url: str | None, site: str | None)
         if client is not None:
             try:
                 await client.ping()
+                heard = await listening(client, Space.of(client, site))
             except RedisError as e:
                 raise CommandError(f"--redis {url}: {e}; nothing changed") from None
+            if not heard:
+                named = "" if site is None else f" {site!r}"
+                raise CommandError(
+                    f"no server process of the site{named} listens on --redis {url}: check "
+                    "it and --site; nothing changed"
+                )
         player_id, spelled, asked = await Accounts(store, clock=time.time).erase_by_operator(name)
         if asked:
             await moderation_log.write(store, time.time(), None, Act.ERASE, spelled)
@@ -333,7 +351,12 @@ async def erasing(store: SqlStore, name: str, url: str | None, site: str | None)
             told = await shut_out(store, client, space, player_id)
             for message_id in await forget(RedisHistory(client, space), spelled):
                 await tell_site(client, space, {"k": "unchat", "id": message_id})
-            said = [f"{told} server process(es) heard it on --redis"]
+            said = [
+                "its sockets on the site are closed, a bot takes its seats and its lobby "
+                f"messages are gone ({told} server process(es) heard it)"
+                if told
+                else NOBODY_HEARD
+            ]
         done = await erasure.erase(store, player_id, time.time())
         if client is not None and done.progress == erasure.Progress.DONE:
             await tell_site(client, Space.of(client, site), tables_erased(done.tables))

@@ -51,6 +51,13 @@ async def tell_site(redis: Redis, space: Space, message: JSON) -> int:
     return int(await redis.publish(space.channel(CHANNEL), orjson.dumps(message)))
 
 
+async def listening(redis: Redis, space: Space) -> int:
+    """How many processes of the site ``space`` listen on its channel: how many
+    ``tell_site`` would reach now."""
+    [(_, count)] = await redis.pubsub_numsub(space.channel(CHANNEL))
+    return int(count)
+
+
 class LobbyBus(Protocol):
     on_message: Handler
 

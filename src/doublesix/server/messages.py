@@ -296,10 +296,11 @@ def _preview(text: str) -> str:
 
 
 async def thread(store: SqlStore, reader: Guest, name: str, now: float, before: int | None) -> JSON:
-    """``{"with": {"name", "closed"}, "messages", "more", "unread"}``: ``reader``'s latest
-    ``THREAD_PAGE`` messages with the account ``name`` (before the message ``before``), the
-    oldest first, each ``{"id", "from", "text", "at"}``; theirs are read from now on. If
-    ``reader`` mutes their name, their messages are not shown (nor marked read)."""
+    """``{"with": {"name", "closed", "blocked"}, "messages", "more", "unread"}``:
+    ``reader``'s latest ``THREAD_PAGE`` messages with the account ``name`` (before the message
+    ``before``), the oldest first, each ``{"id", "from", "text", "at"}``; theirs are read from
+    now on. If ``reader`` mutes their name, their messages are not shown (nor marked read).
+    ``blocked``: one of the two blocks the other, so ``send`` would refuse (told as it is)."""
     if not reader.account:
         raise refused(Refusal.NO_ACCOUNT, "log in to read your messages")
     m, c = schema.messages, schema.conversations
@@ -324,13 +325,14 @@ async def thread(store: SqlStore, reader: Guest, name: str, now: float, before: 
             )
         rows = (await conn.execute(_latest(sides, before))).all()
         count = await _unread(conn, reader.id)
+    blocked = bool(await BLOCKS.among(store, [reader.id, other.id]))
     names = {reader.id: reader.name, other.id: other.name}
     shown = [
         {"id": r.id, "from": names[r.sender_id], "text": r.text, "at": r.at}
         for r in rows[:THREAD_PAGE]
     ]
     return {
-        "with": {"name": other.name, "closed": other.closed},
+        "with": {"name": other.name, "closed": other.closed, "blocked": blocked},
         "messages": shown[::-1],
         "more": len(rows) > THREAD_PAGE,
         "unread": count,

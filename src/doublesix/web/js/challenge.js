@@ -5,6 +5,7 @@ import { ApiError, goSeated, post } from './api.js';
 import { isMuted } from './chat.js';
 import { clear } from './common.js';
 import { el, lit, t, tx } from './i18n.js';
+import { onLobby } from './lobby_socket.js';
 
 const TARGETS = ['50', '100', '150', 'round'];
 const TIMERS = [0, 15, 30, 60, 120];
@@ -15,9 +16,16 @@ const refused = new Set(); // ids of the muted challengers' challenges, declined
 let ctx = null;
 let savedTitle = null;
 
-/** `context`: presets(), bots(), you() ({name, account} or null), online() (the players). */
+/** Show the challenges the lobby socket tells of: those open at its `welcome`, then each one
+ * made, answered or ended; accepted, both go to the table. `context`: you() ({name, account}
+ * or null), and for the dialog (the lobby's) presets() and online() (the players). Call it
+ * once the page's own `welcome` handler, which learns who we are, listens. */
 export function startChallenges(context) {
   ctx = context;
+  onLobby('welcome', (f) => {
+    for (const c of f.challenges) showChallenge(c);
+  });
+  onLobby('challenge', (f) => showChallenge(f.challenge));
   document.addEventListener('visibilitychange', () => {
     if (!document.hidden && savedTitle !== null) {
       document.title = savedTitle;

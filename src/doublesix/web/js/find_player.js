@@ -1,15 +1,18 @@
 // "Find a player": the accounts whose names begin with what is typed (GET /api/players), each
-// a link to its page. On the leaderboard, and where a player page finds no such player.
+// a link to its page. On the leaderboard, where a player page finds no such player, and in the
+// inbox's "New message", where a name found is one to write to.
 import { get } from './api.js';
 import { clear } from './common.js';
-import { el, tattr } from './i18n.js';
+import { el, lit, tattr } from './i18n.js';
 import { playerLink } from './ratings.js';
 
 /** Typing pauses this long before the server is asked: one request a word, not a keystroke. */
 const PAUSE_MS = 150;
 
-/** The search's card; `start` fills the field and searches at once (a name not found). */
-export function findPlayerCard(start = '') {
+/** The search's card; `start` fills the field and searches at once (a name not found).
+ * `choose(name)`, if given, is what picking a name does instead of opening its page: a name
+ * found is a button, and Enter chooses the one found, or the name typed (to say why not). */
+export function findPlayerCard(start = '', choose = null) {
   const card = document.createElement('section');
   card.className = 'card find-player';
   card.id = 'find-player';
@@ -32,6 +35,12 @@ export function findPlayerCard(start = '') {
   results.setAttribute('aria-live', 'polite');
   card.append(form, results);
 
+  const chooser = (name) => {
+    const b = lit('button', name, 'link-button');
+    b.type = 'button';
+    b.addEventListener('click', () => choose(name));
+    return b;
+  };
   let asked = 0;
   let pause = null;
   async function look() {
@@ -53,7 +62,9 @@ export function findPlayerCard(start = '') {
     if (!found.players.length) results.appendChild(el('li', 'find.none', { prefix }, 'muted'));
     for (const p of found.players) {
       const li = document.createElement('li');
-      li.appendChild(playerLink(p.name));
+      const found = choose ? chooser(p.name) : playerLink(p.name);
+      found.classList.add('found');
+      li.appendChild(found);
       results.appendChild(li);
     }
   }
@@ -62,12 +73,14 @@ export function findPlayerCard(start = '') {
     pause = setTimeout(look, PAUSE_MS);
   });
   form.addEventListener('submit', (ev) => {
-    // Enter opens the page of the one name found, or of the name typed in full
+    // Enter picks the one name found, or the one typed in full (`choose` takes any name typed)
     ev.preventDefault();
-    const links = [...results.querySelectorAll('a')];
-    const typed = input.value.trim().toLowerCase();
-    const page = links.length === 1 ? links[0] : links.find((a) => a.textContent.toLowerCase() === typed);
-    if (page) location.href = page.href;
+    const typed = input.value.trim();
+    const lower = typed.toLowerCase(); // not the names an earlier search found
+    const found = [...results.querySelectorAll('.found')].filter((n) => n.textContent.toLowerCase().startsWith(lower));
+    const pick = found.length === 1 ? found[0] : found.find((n) => n.textContent.toLowerCase() === lower);
+    if (choose && (pick || typed)) choose(pick ? pick.textContent : typed);
+    else if (pick) location.href = pick.href;
     else look();
   });
   if (start) look();

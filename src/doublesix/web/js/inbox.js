@@ -1,10 +1,14 @@
 // The inbox (docs/protocol.md, "Private messages"): /inbox lists the account's conversations,
-// the latest first; /inbox/{name} is the thread with one account, its latest messages (older
-// ones on demand), a box to answer and "Report" on each message received. Every text a player
-// wrote goes in as text (textContent), never as HTML. The page keeps a lobby socket: a message
-// arriving updates the header's badge, the list, or the thread open (which reads it at once).
+// the latest first, under "New message" (a player found opens the thread with them, or says
+// why one cannot write to them); /inbox/{name} is the thread with one account, its latest
+// messages (older ones on demand), a box to answer and "Report" on each message received.
+// Every text a player wrote goes in as text (textContent), never as HTML. The page keeps a
+// lobby socket: a message arriving updates the header's badge, the list, or the thread open
+// (which reads it at once); a challenge shows its toast, as in the lobby.
 import { ApiError, get, me, post } from './api.js';
+import { startChallenges } from './challenge.js';
 import { clear, moreButton, startPage, toast } from './common.js';
+import { findPlayerCard } from './find_player.js';
 import { currentLanguage, el, lit, tattr, tx } from './i18n.js';
 import { showUnread } from './inbox_badge.js';
 import { connectLobby, onLobby } from './lobby_socket.js';
@@ -43,18 +47,57 @@ function conversationItem(c) {
   return li;
 }
 
-async function drawList(root) {
+/** Empty `error`, for good: no change of language fills it again. */
+function hush(error) {
+  clear(error);
+  delete error.dataset.i18n;
+}
+
+/** Why one cannot write to `name`, in `error`; else the thread with them opens. */
+async function openThread(name, error) {
+  hush(error);
+  try {
+    const thread = await get(`/api/messages/${encodeURIComponent(name)}`);
+    const them = thread.with.name;
+    if (thread.with.closed) tx(error, 'inbox.closed_account', { name: them });
+    else if (thread.with.blocked) tx(error, 'inbox.err.blocked', { name: them });
+    else location.href = `/inbox/${encodeURIComponent(them)}`;
+  } catch (e) {
+    refusal(error, e, name);
+  }
+}
+
+/** "New message": "Find a player", each name found one to write to. */
+function newMessage() {
+  const error = document.createElement('p');
+  error.className = 'error';
+  error.id = 'new-message-error';
+  error.setAttribute('role', 'alert');
+  const part = findPlayerCard('', (name) => openThread(name, error));
+  part.id = 'new-message';
+  part.classList.replace('card', 'new-message'); // a part of the inbox's card
+  part.prepend(el('h2', 'inbox.new'));
+  part.appendChild(error);
+  part.querySelector('input').addEventListener('input', () => hush(error));
+  return part;
+}
+
+/** The list under `compose` ("New message", kept as typed when a message redraws the list). */
+async function drawList(root, compose) {
   const answer = await get('/api/messages');
   showUnread(answer.unread);
+  const typing = compose.contains(document.activeElement) ? document.activeElement : null;
   clear(root);
   const card = document.createElement('section');
   card.className = 'card conversations';
   card.appendChild(el('h1', 'inbox.title'));
+  card.appendChild(compose);
   const list = document.createElement('ul');
   list.id = 'conversations';
   list.className = 'conversation-list';
   card.appendChild(list);
   root.appendChild(card);
+  if (typing) typing.focus();
   const add = (page) => {
     for (const c of page.conversations) list.appendChild(conversationItem(c));
     if (!list.children.length) card.appendChild(el('p', 'inbox.none', {}, 'muted'));
@@ -80,7 +123,7 @@ function messageItem(m, you) {
   head.className = 'message-head';
   head.append(lit('span', m.from, 'from'), ' ', lit('time', when(m.at), 'muted'));
   if (!mine) {
-    const report = el('button', 'inbox.report', {}, 'link-button report-message');
+    const report = el('button', 'inbox.report', {}, 'link-button message-report');
     report.type = 'button';
     tattr(report, 'title', 'inbox.report_title');
     report.addEventListener('click', () => openReportDialog(m.from, null, m.id));
@@ -91,10 +134,13 @@ function messageItem(m, you) {
   return li;
 }
 
-/** Why a message was not sent, in the reader's words where the refusal has some. */
+/** Why a message was not sent (or a thread not opened), in the reader's words where the
+ * refusal has some. */
 function refusal(error, e, name) {
   if (!(e instanceof ApiError)) return tx(error, 'inbox.err.other', { message: String(e.message || e) });
   const code = e.body.code;
+  if (code === 'not_found') return tx(error, 'rating.no_player', { name });
+  if (code === 'self') return tx(error, 'inbox.err.self');
   if (code === 'blocked') return tx(error, 'inbox.err.blocked', { name });
   if (code === 'closed') return tx(error, 'inbox.closed_account', { name });
   if (code === 'silenced') return tx(error, 'chat.silenced');
@@ -125,8 +171,7 @@ function answerForm(name, added) {
   form.append(text, error, send);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
-    clear(error);
-    delete error.dataset.i18n;
+    hush(error);
     send.disabled = true;
     try {
       added(await post('/api/messages', { to: name, text: text.value }));
@@ -187,6 +232,7 @@ async function drawThread(root, you, live) {
   for (const m of answer.messages) add(m);
   if (!answer.messages.length) empty.classList.remove('hidden');
   if (answer.with.closed) card.appendChild(el('p', 'inbox.closed_account', { name }, 'muted closed-note'));
+  else if (answer.with.blocked) card.appendChild(el('p', 'inbox.err.blocked', { name }, 'muted closed-note'));
   else card.appendChild(answerForm(name, add));
   root.appendChild(card);
   live.thread = { name, add };
@@ -208,6 +254,8 @@ async function main() {
     return;
   }
   const live = { thread: null };
+  const compose = withName ? null : newMessage();
+  startChallenges({ you: () => you });
   onLobby('message', async (f) => {
     if (live.thread && f.with === live.thread.name) {
       live.thread.add(f.message);
@@ -217,12 +265,12 @@ async function main() {
       }
     } else {
       if (f.unread !== undefined) showUnread(f.unread);
-      if (!withName) await drawList(root);
+      if (!withName) await drawList(root, compose);
     }
   });
   try {
     if (withName) await drawThread(root, you, live);
-    else await drawList(root);
+    else await drawList(root, compose);
   } catch (e) { // a name that is no account's, or one's own
     if (!(e instanceof ApiError) || ![404, 422].includes(e.status)) throw e;
     const card = el('section', null, null, 'card not-found');

@@ -1,7 +1,7 @@
 // The lobby's live half: the lobby socket's frames drawn into the online list, the
 // challenges' toasts, the lobby chat (issue 11) and a private message's toast and badge. `/?challenge=NAME` (a player's page's
 // "Challenge") opens the dialog that challenges NAME once we have a name of our own.
-import { openChallengeDialog, showChallenge, startChallenges } from './challenge.js';
+import { openChallengeDialog, startChallenges } from './challenge.js';
 import { toast } from './common.js';
 import { isFollowed, loadFollowing } from './follow.js';
 import { onLanguage } from './i18n.js';
@@ -61,14 +61,12 @@ function askedChallenge() {
 
 /** `presets()`: the lobby's presets ({name: {players, defaults}}). */
 export function startLobbyLive({ presets }) {
-  startChallenges({ presets, you: () => live.you, online: () => live.players });
   onLobby('welcome', (f) => {
     live.you = f.you;
     live.players = f.players;
     live.chat = f.chat;
     drawOnline();
     drawChat();
-    for (const c of f.challenges) showChallenge(c);
     askedChallenge();
     loadFollowing(f.you).then(drawOnline);
   });
@@ -80,7 +78,7 @@ export function startLobbyLive({ presets }) {
       if (p.account && !before.has(p.name) && isFollowed(p.name)) toast('lobby.online.arrived', { name: p.name });
     }
   });
-  onLobby('challenge', (f) => showChallenge(f.challenge));
+  startChallenges({ presets, you: () => live.you, online: () => live.players });
   onLobby('chat', (f) => {
     live.chat = [...live.chat, f].slice(-50);
     addLobbyChat(f);
