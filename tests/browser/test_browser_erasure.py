@@ -1,9 +1,12 @@
 """An account's erasure from the lobby's identity box: a second step inside the page (the
 name typed again) before the button may be pressed, the password's refusal next to its
-field, and then the player is logged out, erased, and the name logs in no more."""
+field, and then the player is logged out, erased, and the name logs in no more. Before it,
+"Download my data" saves what the site keeps about the account."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from .browser_helpers import person_name, register
@@ -40,3 +43,18 @@ def test_a_player_erases_their_account_and_data(new_context: Any) -> None:
     refused = page.locator("#account-login-password-error")
     refused.wait_for()
     assert refused.inner_text() == "Wrong name or password."
+
+
+def test_a_player_downloads_their_data(new_context: Any) -> None:
+    name = person_name("Dana")
+    page = new_context(accept_downloads=True).new_page()
+    register(page, name, PASSWORD)
+    link = page.locator("#account-data")
+    assert link.inner_text() == "Download my data"
+    with page.expect_download() as downloading:
+        link.click()
+    download = downloading.value
+    assert download.suggested_filename == f"doublesix-{name}-data.json"
+    document = json.loads(Path(download.path()).read_text(encoding="utf-8"))
+    assert document["account"]["name"] == name
+    assert page.request.get("/api/me").json()["player"]["name"] == name  # still here

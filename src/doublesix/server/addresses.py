@@ -52,13 +52,15 @@ class AddressLimits:
             "POST /api/records": "30/minute",
             "POST /api/records/review": "10/minute",
             "GET /api/records": "10/minute",
+            "GET /api/account/data": "10/minute",
             "GET /api/tables": "30/10 seconds",
         }
     )
     """Stricter limits of the routes that make something (method and path), of the lobby's
     list of tables: a database query over every table, which a lobby page asks every 4 s
     (300 of them in a burst held the event loop, benchmarks/hostile.py), and of a player's
-    records, each replayed from its table's log (``exports``)."""
+    records, each replayed from its table's log (``exports``), and of an account's data (up
+    to ``account_data.MOST`` rows of each of its parts)."""
     sockets: int = 32
     """Table sockets open at once."""
     socket_opens: str = "120/minute"

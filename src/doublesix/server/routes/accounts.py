@@ -1,5 +1,5 @@
-"""Accounts and sessions: register, log in and out, change the password, close or erase the
-account.
+"""Accounts and sessions: register, log in and out, change the password, download the
+account's data, close or erase the account.
 
 The session's secret travels in the ``ds_session`` cookie: HttpOnly,
 SameSite=Lax, and ``Secure`` when the request came over https. Refusals
@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from doublesix.server import erasure
+from doublesix.server import account_data, erasure
 from doublesix.server.account_names import AccountError, Refusal
 from doublesix.server.accounts import SESSION_DAYS, Login
 from doublesix.server.deps import COOKIE, SESSION_COOKIE, MaybeGuest, ServerDep, client_address
@@ -139,6 +139,30 @@ async def change_password(
     except AccountError as e:
         raise refused(e) from None
     return JSONResponse(player_json(who))
+
+
+@router.get("/account/data")
+async def download_data(srv: ServerDep, room: LobbyDep, who: MaybeGuest) -> JSONResponse:
+    """Everything the site keeps about the logged-in account, as a JSON file to keep
+    (``server/account_data.py``): the right of access and portability.
+
+    The session cookie is the proof, with no password asked, unlike close and erase: a GET
+    carries no body, and a password in its query would be kept in the browser's history and
+    the servers' logs; the download changes nothing, and it goes only to the browser that
+    holds the session (the cookie is SameSite=Lax: another site's page may make a browser
+    download its own data, never read it). ``no-store``: no cache keeps a copy."""
+    if who is None or not who.account:
+        raise refused(AccountError(Refusal.NO_ACCOUNT, "log in to download your data"))
+    document = await account_data.gather(
+        srv.accounts.store, who.id, srv.settings.clock(), await room.history.last()
+    )
+    if document is None:  # erased between its session's check and now
+        raise refused(AccountError(Refusal.NO_ACCOUNT, "log in to download your data"))
+    headers = {
+        "Content-Disposition": f'attachment; filename="doublesix-{who.name}-data.json"',
+        "Cache-Control": "no-store",
+    }
+    return JSONResponse(document, headers=headers)
 
 
 @router.post("/account/close")

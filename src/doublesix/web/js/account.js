@@ -1,5 +1,6 @@
 // Accounts in the lobby's identity box: register, log in, log out, change the password,
-// close or erase the account (docs/protocol.md, "Accounts and sessions"). Errors are shown
+// download the account's data (a plain link: the browser saves the file), close or erase
+// the account (docs/protocol.md, "Accounts and sessions"). Errors are shown
 // next to their field.
 import { api, ApiError, post } from './api.js';
 import { clear, toast } from './common.js';
@@ -66,8 +67,8 @@ function linkButton(key, id, onClick) {
 
 /**
  * The account's buttons after the name: Log in and Register for a guest or a first visitor,
- * Change password and Log out for an account. `open(mode)` shows a form; `changed(who)`
- * is called with the player after logging out.
+ * Change password, Log out, Download my data, Close and Erase for an account. `open(mode)`
+ * shows a form; `changed(who)` is called with the player after logging out.
  */
 export function accountLinks(box, who, open, changed) {
   const links = document.createElement('span');
@@ -83,6 +84,11 @@ export function accountLinks(box, who, open, changed) {
         toast('err.server', { message: e.message }, 'error');
       }
     }));
+    const data = el('a', 'account.download_data', {}, 'link-button');
+    data.id = 'account-data';
+    data.href = '/api/account/data';
+    data.download = '';
+    links.appendChild(data);
     links.appendChild(linkButton('account.close', 'account-close', () => open('close')));
     links.appendChild(linkButton('account.erase', 'account-erase', () => open('erase')));
   } else {
