@@ -106,6 +106,8 @@ def test_two_accounts_write_privately_and_live(new_context: Any, screenshots: Pa
     phone_sees_the_inbox(new_context, boris, screenshots)
 
     boris.locator("#thread .message.theirs .message-report").click()
+    reasons = boris.locator("#report-reasons label").all_inner_texts()
+    assert reasons == ["Abusive chat", "Spam", "Something else"]  # a message cheats at no game
     boris.check("#report-reason-abuse")
     boris.click("#report-send")
     boris.locator(".toast", has_text="the site's operator will look").wait_for()
@@ -181,7 +183,10 @@ def test_new_message_opens_a_thread_or_says_why_not(new_context: Any) -> None:
         error.wait_for()
         return str(error.inner_text())
 
-    assert typed("Nobodyqqq") == "There is no player named “Nobodyqqq”."
+    with eva.expect_response(lambda r: "/api/players?" in r.url):
+        assert typed("Nobodyqqq") == "There is no player named “Nobodyqqq”."
+    eva.wait_for_timeout(200)  # the search's answer drawn: no "No player's name begins…" too
+    assert eva.locator("#find-results li").count() == 0
     assert typed(names["eva"]) == "You cannot write to yourself."
     assert typed(names["hana"]) == f"{names['hana']}'s account is closed: it receives no messages."
     eva.fill("#find-name", names["gleb"][:-1])  # found by the beginning of the name, clicked

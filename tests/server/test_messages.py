@@ -1,6 +1,7 @@
 """Private messages between accounts (``server/messages.py``, ``/api/messages``), on SQLite
 and PostgreSQL: a message is kept and told at once to its recipient's lobby sockets, read in
-the inbox and its thread (which marks it read), hidden from a reader who mutes its sender;
+the inbox and its thread (which marks it read, and writes nothing when nothing is unread;
+asking whether one may write reads nothing), hidden from a reader who mutes its sender;
 every refusal keeps nothing; a received message is reported with its words; and across two
 ``doublesix serve`` processes, the recipient's socket on the other one hears it."""
 
@@ -8,7 +9,8 @@ from __future__ import annotations
 
 import json
 import time
-from contextlib import ExitStack
+from collections.abc import AsyncIterator
+from contextlib import ExitStack, asynccontextmanager
 from functools import partial
 from typing import Any
 
@@ -19,6 +21,7 @@ from limits import RateLimitItemPerSecond
 from doublesix.server import messages, schema
 from doublesix.server.deps import SESSION_COOKIE
 from doublesix.server.moderation import silence
+from doublesix.server.store import SqlStore
 
 from .server_helpers import BOTH, TestClient, guest
 from .site_helpers import Process, Site
@@ -98,6 +101,83 @@ def test_a_message_reaches_the_recipient_at_once_and_reading_marks_it_read(
     ]
     [latest] = read(client, ben, "/api/messages")["conversations"]
     assert latest["last"] == {"id": answer["id"], "mine": True, "text": "gg, tomorrow at 8"}
+
+
+def writes(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Each transaction the app's store writes from now on appends to the list returned."""
+    store: SqlStore = client.app.state.server.store  # type: ignore[attr-defined]
+    writing, entered = store.writing, []
+
+    @asynccontextmanager
+    async def counted() -> AsyncIterator[Any]:
+        entered.append(1)
+        async with writing() as conn:
+            yield conn
+
+    monkeypatch.setattr(store, "writing", counted)
+    return entered
+
+
+@BOTH
+def test_reading_a_thread_with_nothing_unread_writes_nothing(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    anna, ben = logged_in(client, "Anna"), logged_in(client, "Ben")
+    sent(client, anna, "Ben", "one")
+    sent(client, ben, "Anna", "two")
+    read(client, ben, "/api/messages/Anna")  # marks Anna's read
+    read(client, anna, "/api/messages/Ben")  # and Ben's
+    before = rows(client, schema.messages), rows(client, schema.conversations)
+    entered = writes(client, monkeypatch)
+    for reader, other in ((ben, "Anna"), (anna, "Ben"), (anna, "Ben")):
+        thread = read(client, reader, f"/api/messages/{other}")
+        assert [m["text"] for m in thread["messages"]] == ["one", "two"]
+        assert thread["unread"] == 0
+    assert read(client, ben, "/api/messages/Anna?before=10000")["unread"] == 0
+    assert entered == []  # the database's writer (SQLite's one lock) never taken
+    assert (rows(client, schema.messages), rows(client, schema.conversations)) == before
+    assert {row.unread for row in before[1]} == {0}
+
+    sent(client, anna, "Ben", "three")  # something unread: the next reading marks it
+    entered.clear()
+    thread = read(client, ben, "/api/messages/Anna")
+    assert (thread["messages"][-1]["text"], thread["unread"]) == ("three", 0)
+    assert entered == [1]
+    assert all(row.read_at is not None for row in rows(client, schema.messages))
+
+
+@BOTH
+def test_asking_whether_one_may_write_reads_nothing(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    anna, ben, cleo = (logged_in(client, n) for n in ("Anna", "Ben", "Cleo"))
+    logged_in(client, "Dora")  # then closes its account
+    assert client.post("/api/account/close", json={"password": PASSWORD}).status_code == 200
+    as_player(client, cleo)
+    assert client.put("/api/account/blocked/Ben").status_code == 200
+    gina = guest(client, "Gina")
+    sent(client, anna, "Ben", "unread")
+    entered = writes(client, monkeypatch)
+    for reader, other, answer in [
+        (ben, "anna", {"name": "Anna", "closed": False, "blocked": False}),
+        (ben, "CLEO", {"name": "Cleo", "closed": False, "blocked": True}),
+        (anna, "Dora", {"name": "Dora", "closed": True, "blocked": False}),
+    ]:
+        assert read(client, reader, f"/api/messages/{other}/with") == answer
+    for who, other, status, code in [
+        (None, "Anna", 401, "no_account"),
+        ({"ds_guest": gina["id"]}, "Anna", 401, "no_account"),
+        (ben, "Nobody", 404, "not_found"),
+        (ben, "ben", 422, "self"),
+    ]:
+        as_player(client, who)
+        refused = client.get(f"/api/messages/{other}/with")
+        assert (refused.status_code, refused.json()["code"]) == (status, code), refused.text
+    assert entered == []
+    assert read(client, ben, "/api/account/unread") == {"unread": 1}
+    assert read(client, ben, "/api/messages")["conversations"][0]["unread"] == 1
+    assert [row.read_at for row in rows(client, schema.messages)] == [None]
+    assert read(client, ben, "/api/messages/Anna")["unread"] == 0  # the thread reads it
 
 
 @BOTH
@@ -232,8 +312,15 @@ def test_a_received_message_is_reported_with_its_words(client: TestClient) -> No
         as_player(client, who)
         refused = client.post("/api/reports", json={"reason": "abuse"} | body)
         assert (refused.status_code, refused.json()["field"]) == (422, "message"), body
+    as_player(client, ben)  # a message cheats at no game
+    cheating = {"name": "Anna", "reason": "cheating", "message": rude["id"]}
+    refused = client.post("/api/reports", json=cheating)
+    assert (refused.status_code, refused.json()["code"], refused.json()["field"]) == (
+        422,
+        "reason",
+        "reason",
+    )
     assert rows(client, schema.reports) == []
-    as_player(client, ben)
     made = client.post(
         "/api/reports", json={"name": "Anna", "reason": "abuse", "message": rude["id"]}
     )

@@ -295,23 +295,54 @@ def _preview(text: str) -> str:
     return line if len(line) <= PREVIEW else line[: PREVIEW - 1] + "…"
 
 
+async def _other(conn: AsyncConnection, reader: Guest, name: str) -> Account:
+    """The account ``name`` that ``reader`` corresponds with: refused for a guest or nobody,
+    no such account and ``reader`` itself."""
+    if not reader.account:
+        raise refused(Refusal.NO_ACCOUNT, "log in to read your messages")
+    other = await _account(conn, name)
+    if other.id == reader.id:
+        raise refused(Refusal.SELF, "you have no conversation with yourself", "to")
+    return other
+
+
+async def _with(store: SqlStore, reader: str, other: Account) -> JSON:
+    """``{"name", "closed", "blocked"}``: ``blocked``, one of the two blocks the other, so
+    ``send`` would refuse (told as it is)."""
+    blocked = bool(await BLOCKS.among(store, [reader, other.id]))
+    return {"name": other.name, "closed": other.closed, "blocked": blocked}
+
+
+async def correspondent(store: SqlStore, reader: Guest, name: str) -> JSON:
+    """The thread's ``with`` (``_with``), reading no message: whether ``reader`` may write to
+    ``name``, and nothing of theirs is read (the inbox's "New message" asks it)."""
+    async with store.engine.connect() as conn:
+        other = await _other(conn, reader, name)
+    return await _with(store, reader.id, other)
+
+
 async def thread(store: SqlStore, reader: Guest, name: str, now: float, before: int | None) -> JSON:
     """``{"with": {"name", "closed", "blocked"}, "messages", "more", "unread"}``:
     ``reader``'s latest ``THREAD_PAGE`` messages with the account ``name`` (before the message
     ``before``), the oldest first, each ``{"id", "from", "text", "at"}``; theirs are read from
     now on. If ``reader`` mutes their name, their messages are not shown (nor marked read).
-    ``blocked``: one of the two blocks the other, so ``send`` would refuse (told as it is)."""
-    if not reader.account:
-        raise refused(Refusal.NO_ACCOUNT, "log in to read your messages")
+
+    It writes only when there is something to mark read (their conversation's ``unread``),
+    read after the messages: then it marks and reads them again in one transaction, so
+    every message it shows is read, and every message it marks read is shown."""
     m, c = schema.messages, schema.conversations
-    async with store.writing() as conn:
-        other = await _account(conn, name)
-        if other.id == reader.id:
-            raise refused(Refusal.SELF, "you have no conversation with yourself", "to")
+    async with store.engine.connect() as conn:
+        other = await _other(conn, reader, name)
         muted = await conn.execute(_muted_by(reader.id).where(schema.mutes.c.name == other.name))
-        sides = [(reader.id, other.id)] if muted.first() is not None else []
-        if not sides:
-            sides = [(reader.id, other.id), (other.id, reader.id)]
+        sides = [(reader.id, other.id)]
+        if muted.first() is None:
+            sides.append((other.id, reader.id))
+        rows = (await conn.execute(_latest(sides, before))).all()
+        theirs = sa.select(c.c.unread).where(c.c.player_id == reader.id, c.c.other_id == other.id)
+        fresh = len(sides) > 1 and bool((await conn.execute(theirs)).scalar_one_or_none())
+        count = 0 if fresh else await _unread(conn, reader.id)  # else counted once marked
+    if fresh:
+        async with store.writing() as conn:
             await conn.execute(
                 m.update()
                 .where(m.c.sender_id == other.id, m.c.recipient_id == reader.id)
@@ -323,16 +354,15 @@ async def thread(store: SqlStore, reader: Guest, name: str, now: float, before: 
                 .where(c.c.player_id == reader.id, c.c.other_id == other.id)
                 .values(unread=0)
             )
-        rows = (await conn.execute(_latest(sides, before))).all()
-        count = await _unread(conn, reader.id)
-    blocked = bool(await BLOCKS.among(store, [reader.id, other.id]))
+            rows = (await conn.execute(_latest(sides, before))).all()
+            count = await _unread(conn, reader.id)
     names = {reader.id: reader.name, other.id: other.name}
     shown = [
         {"id": r.id, "from": names[r.sender_id], "text": r.text, "at": r.at}
         for r in rows[:THREAD_PAGE]
     ]
     return {
-        "with": {"name": other.name, "closed": other.closed, "blocked": blocked},
+        "with": await _with(store, reader.id, other),
         "messages": shown[::-1],
         "more": len(rows) > THREAD_PAGE,
         "unread": count,

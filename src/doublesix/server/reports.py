@@ -80,9 +80,17 @@ def _text(text: str, field: str, limit: int) -> str:
 async def report(store: SqlStore, reporter: Guest, body: ReportIn, now: float) -> int:
     """Keep ``reporter``'s report; its id. Refused (``CommandError``): no such account (404),
     oneself (422), a table that is not (422), a message that is not the account's to the
-    reporter (422), an open report about that account from the same reporter (409),
-    ``PER_DAY`` in the last day (429); the text's limits (422)."""
+    reporter (422), a message reported for ``cheating`` (422 ``reason``: a message does not
+    cheat), an open report about that account from the same reporter (409), ``PER_DAY`` in
+    the last day (429); the text's limits (422)."""
     text = _text(body.text, "text", TEXT_MAX)
+    if body.message is not None and body.reason is Reason.CHEATING:
+        raise CommandError(
+            "reason",
+            "a private message is reported for abusive chat, spam or something else",
+            field="reason",
+            status=422,
+        )
     reported, spelled = await open_account(store, body.name)
     if reported == reporter.id:
         raise CommandError("self", "you cannot report yourself", field="name", status=422)

@@ -52,6 +52,12 @@ async def thread(
     return await messages.thread(sql_store(srv), reader, name, srv.settings.clock(), before)
 
 
+@router.get("/messages/{name}/with")
+async def correspondent(name: Name, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
+    """The thread's ``with``: whether one may write to ``name``; nothing is read."""
+    return await messages.correspondent(sql_store(srv), _account(who), name)
+
+
 @router.get("/account/unread")
 async def unread(srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
     """``{"unread": n}``: the header's badge (messages from muted names not counted)."""

@@ -11,7 +11,8 @@ const PAUSE_MS = 150;
 
 /** The search's card; `start` fills the field and searches at once (a name not found).
  * `choose(name)`, if given, is what picking a name does instead of opening its page: a name
- * found is a button, and Enter chooses the one found, or the name typed (to say why not). */
+ * found is a button, and Enter chooses the one found, or the name typed (to say why not: what
+ * `choose` says stands for the search's "No player's name begins with…", which is not shown). */
 export function findPlayerCard(start = '', choose = null) {
   const card = document.createElement('section');
   card.className = 'card find-player';
@@ -43,6 +44,7 @@ export function findPlayerCard(start = '', choose = null) {
   };
   let asked = 0;
   let pause = null;
+  let chosen = null; // the name typed and chosen, until the field changes
   async function look() {
     const prefix = input.value.trim();
     const mine = ++asked;
@@ -59,7 +61,7 @@ export function findPlayerCard(start = '', choose = null) {
     }
     if (mine !== asked) return; // a later search's answer is the one to show
     clear(results);
-    if (!found.players.length) results.appendChild(el('li', 'find.none', { prefix }, 'muted'));
+    if (!found.players.length && prefix !== chosen) results.appendChild(el('li', 'find.none', { prefix }, 'muted find-none'));
     for (const p of found.players) {
       const li = document.createElement('li');
       const found = choose ? chooser(p.name) : playerLink(p.name);
@@ -69,6 +71,7 @@ export function findPlayerCard(start = '', choose = null) {
     }
   }
   input.addEventListener('input', () => {
+    chosen = null;
     clearTimeout(pause);
     pause = setTimeout(look, PAUSE_MS);
   });
@@ -79,8 +82,12 @@ export function findPlayerCard(start = '', choose = null) {
     const lower = typed.toLowerCase(); // not the names an earlier search found
     const found = [...results.querySelectorAll('.found')].filter((n) => n.textContent.toLowerCase().startsWith(lower));
     const pick = found.length === 1 ? found[0] : found.find((n) => n.textContent.toLowerCase() === lower);
-    if (choose && (pick || typed)) choose(pick ? pick.textContent : typed);
-    else if (pick) location.href = pick.href;
+    if (choose && pick) choose(pick.textContent);
+    else if (choose && typed) {
+      chosen = typed;
+      for (const none of results.querySelectorAll('.find-none')) none.remove();
+      choose(typed);
+    } else if (pick) location.href = pick.href;
     else look();
   });
   if (start) look();

@@ -53,15 +53,15 @@ function hush(error) {
   delete error.dataset.i18n;
 }
 
-/** Why one cannot write to `name`, in `error`; else the thread with them opens. */
+/** Why one cannot write to `name`, in `error`; else the thread with them opens (and reads
+ * their messages then: asking reads none). */
 async function openThread(name, error) {
   hush(error);
   try {
-    const thread = await get(`/api/messages/${encodeURIComponent(name)}`);
-    const them = thread.with.name;
-    if (thread.with.closed) tx(error, 'inbox.closed_account', { name: them });
-    else if (thread.with.blocked) tx(error, 'inbox.err.blocked', { name: them });
-    else location.href = `/inbox/${encodeURIComponent(them)}`;
+    const them = await get(`/api/messages/${encodeURIComponent(name)}/with`);
+    if (them.closed) tx(error, 'inbox.closed_account', { name: them.name });
+    else if (them.blocked) tx(error, 'inbox.err.blocked', { name: them.name });
+    else location.href = `/inbox/${encodeURIComponent(them.name)}`;
   } catch (e) {
     refusal(error, e, name);
   }

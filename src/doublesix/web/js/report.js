@@ -1,12 +1,15 @@
 // Reports to the site's operator (docs/protocol.md, "Reports to the operator"): any player
 // with a name, guest or account, reports an account by its name — abusive chat, cheating or
-// stalling, spam or something else, with a few words if they like. A player's page offers a
+// stalling, spam or something else (a private message: all but cheating), with a few words
+// if they like. A player's page offers a
 // quiet "Report" button that opens the dialog; refusals show in it, ours translated.
 import { ApiError, post } from './api.js';
 import { clear, toast } from './common.js';
 import { el, tattr, tx } from './i18n.js';
 
 const REASONS = ['abuse', 'cheating', 'spam', 'other'];
+/** A private message cheats at no game (the server refuses `cheating` for one). */
+const MESSAGE_REASONS = ['abuse', 'spam', 'other'];
 const TEXT_LIMIT = 500;
 
 /** Say why the server refused: in our words for an open report about `name` already, too
@@ -62,7 +65,7 @@ export function openReportDialog(name, table = null, message = null) {
   reasons.className = 'report-reasons';
   reasons.id = 'report-reasons';
   reasons.appendChild(el('legend', 'report.reason'));
-  for (const value of REASONS) reasons.appendChild(radio('report-reason', value));
+  for (const value of message === null ? REASONS : MESSAGE_REASONS) reasons.appendChild(radio('report-reason', value));
   form.appendChild(reasons);
 
   const field = document.createElement('label');
