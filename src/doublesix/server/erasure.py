@@ -109,14 +109,16 @@ async def ask(conn: AsyncConnection, player_id: str, now: float) -> bool:
     return asked.rowcount == 1
 
 
-async def due(store: SqlStore) -> list[str]:
+async def due(store: SqlStore, among: Collection[str] | None = None) -> list[str]:
     """The accounts to erase: asked and not erased yet, or erased with a seat of their id
-    since (a rematch)."""
+    since (a rematch); ``among``: of those accounts only (read by key: a game's end asks)."""
     a, s = schema.accounts, schema.seats
     seated = sa.exists().where(s.c.player_id == a.c.player_id)
     query = sa.select(a.c.player_id).where(
         a.c.erase_requested_at.is_not(None), sa.or_(a.c.erased_at.is_(None), seated)
     )
+    if among is not None:
+        query = query.where(a.c.player_id.in_(list(among)))
     async with store.engine.connect() as conn:
         return list((await conn.execute(query)).scalars())
 
@@ -164,8 +166,11 @@ async def tell(site: Site, erasing: Erasing) -> None:
 
 
 async def erase_seated(store: SqlStore, site: Site, seated: Collection[str], now: float) -> None:
-    """Erase those of the players ``seated`` (a game's that just ended) whose erasure waits."""
-    for player_id in set(seated) & set(await due(store)):
+    """Erase those of the players ``seated`` (a game's that just ended) whose erasure waits:
+    their rows read by key, not every account's, at each game's end."""
+    if not seated:
+        return
+    for player_id in await due(store, set(seated)):
         await tell(site, await erase(store, player_id, now))
 
 
