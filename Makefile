@@ -54,4 +54,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/compare_dominoes.py
 
 screenshots: $(STAMP) chromium  # the README's pictures in docs/, taken by the browser tests
-	DOUBLESIX_SCREENSHOTS=docs $(BIN)/pytest tests/browser/test_browser_kozel.py tests/browser/test_browser_phone.py tests/browser/test_browser_chat.py tests/browser/test_browser_lobby_challenge.py tests/browser/test_browser_players.py tests/browser/test_browser_ratings.py tests/browser/test_browser_seeks.py tests/browser/test_browser_seat_menu.py tests/browser/test_browser_operator.py tests/browser/test_browser_messages.py tests/browser/test_browser_languages.py
+	DOUBLESIX_SCREENSHOTS=docs $(BIN)/pytest tests/browser/test_browser_kozel.py tests/browser/test_browser_phone.py tests/browser/test_browser_chat.py tests/browser/test_browser_lobby_challenge.py tests/browser/test_browser_players.py tests/browser/test_browser_ratings.py tests/browser/test_browser_seeks.py tests/browser/test_browser_seat_menu.py tests/browser/test_browser_operator.py tests/browser/test_browser_messages.py tests/browser/test_browser_tournament.py tests/browser/test_browser_languages.py

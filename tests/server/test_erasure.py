@@ -119,6 +119,11 @@ def test_an_erased_player_s_games_stay_whole_and_name_nobody(client: TestClient)
         assert client.post("/api/reports", json=reported).status_code == 201
     as_player(client, boris)
     assert client.put("/api/account/muted/Anna").status_code == 200
+    cup = {"name": "Anna's cup", "preset": "draw", "starts_in": 5, "minutes": 30}
+    tournament = as_player(client, anna).post("/api/tournaments", json=cup).json()["id"]
+    for me in (anna, boris):
+        joined = as_player(client, me).post(f"/api/tournaments/{tournament}/join")
+        assert joined.status_code == 200, joined.text
     before = mentions(client, "Anna", anna_id)
     assert {
         ("accounts", "name"),
@@ -135,6 +140,9 @@ def test_an_erased_player_s_games_stay_whole_and_name_nobody(client: TestClient)
         ("conversations", "other_id"),
         ("conversations", "started_by"),
         ("reports", "message"),
+        ("tournaments", "name"),
+        ("tournaments", "creator_id"),
+        ("tournament_players", "player_id"),
     } <= before  # the scan finds what the erasure must take away
 
     as_player(client, anna)
@@ -174,6 +182,9 @@ def test_an_erased_player_s_games_stay_whole_and_name_nobody(client: TestClient)
     assert rows(client, schema.messages) == [] and rows(client, schema.conversations) == []
     [kept] = [r for r in rows(client, schema.reports) if r.reporter_name == "Boris"]
     assert kept.message == ""  # a message was reported; its words went with its sender
+    cup = client.get(f"/api/tournaments/{tournament}").json()
+    assert (cup["creator"], cup["name"]) == (None, f"{alias}'s cup")
+    assert [s["name"] for s in cup["standings"]] == ["Boris"]  # she left the standings
 
     client.cookies.clear()  # the name stays taken, and the pseudonym is nobody's
     login = client.post("/api/session", json={"name": "Anna", "password": PASSWORD})

@@ -21,6 +21,7 @@ account's personal data and answers one JSON document, each part named plainly:
   operators' working data); reports about it are left out for the same reason — and so that
   a reported player learns nothing of who reported them;
 - ``challenges``: those it made or was invited to, by name;
+- ``tournaments``: those it joined, with its score, games and wins, and those it created;
 - ``operator_log``: the operators' log's entries about it (silenced, lifted, closed,
   reopened, password set, made an operator, a message removed or restored): its player is
   told of each of these anyway, so nothing is hidden by showing them; without the acting
@@ -125,6 +126,7 @@ async def gather(
                 "note": "not included: the operators' working data, and the reporters' own"
             },
             "challenges": await _challenges(conn, player_id),
+            "tournaments": await _tournaments(conn, player_id),
             "operator_log": await _operator_log(conn, name),
         }
     return document
@@ -388,6 +390,53 @@ async def _challenges(conn: AsyncConnection, pid: str) -> JSON:
             }
         )
     return part(items, more)
+
+
+async def _tournaments(conn: AsyncConnection, pid: str) -> JSON:
+    """Those it joined, with its tally, and those it created."""
+    t, p = schema.tournaments, schema.tournament_players
+    joined, more = await _capped(
+        conn,
+        sa.select(t.c.id, t.c.name, t.c.status, p)
+        .join(t, t.c.id == p.c.tournament_id)
+        .where(p.c.player_id == pid)
+        .order_by(p.c.joined_at.desc()),
+    )
+    created, also = await _capped(
+        conn, sa.select(t).where(t.c.creator_id == pid).order_by(t.c.created_at.desc())
+    )
+    return {
+        "joined": part(
+            [
+                {
+                    "tournament": x.id,
+                    "name": x.name,
+                    "status": x.status,
+                    "joined_at": when(x.joined_at),
+                    "active": bool(x.active),
+                    "score": x.score,
+                    "games": x.games,
+                    "wins": x.wins,
+                }
+                for x in joined
+            ],
+            more,
+        ),
+        "created": part(
+            [
+                {
+                    "tournament": x.id,
+                    "name": x.name,
+                    "status": x.status,
+                    "created_at": when(x.created_at),
+                    "starts_at": when(x.starts_at),
+                    "ends_at": when(x.ends_at),
+                }
+                for x in created
+            ],
+            also,
+        ),
+    }
 
 
 async def _operator_log(conn: AsyncConnection, name: str) -> JSON:

@@ -12,7 +12,8 @@ the guest's, which the guest's seats hold, and the guest's row goes.
 
 An account is closed by its player (with its password) or by one of the site's
 operators (a ban: ``doublesix account close`` or ``/operator``): its sessions end and it
-logs in no more, its follows and blocks go both ways, its page and its ranks go; its name
+logs in no more, its follows and blocks go both ways, it withdraws from its tournaments
+(``tournament_sql.withdraw_everywhere``), its page and its ranks go; its name
 stays taken, so that no one else plays under it, and its games stay in the records of the
 others who played them. A closed account's seat takes no socket (``is_closed``); closed on
 the web (or by the command line with ``--redis``), its open sockets close at once and a bot
@@ -41,7 +42,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from doublesix.server import erasure, schema
+from doublesix.server import erasure, schema, tournament_sql
 from doublesix.server.account_names import (
     PASSWORD_MAX,
     AccountError,
@@ -396,6 +397,7 @@ class Accounts:
             await conn.execute(
                 b.delete().where(sa.or_(b.c.player_id == player_id, b.c.blocked_id == player_id))
             )
+            await tournament_sql.withdraw_everywhere(conn, player_id)
         return True
 
     async def _replace(self, player_id: str, hashed: str, keep: str | None = None) -> int:

@@ -60,6 +60,7 @@ from doublesix.server.routes import (
     reports,
     seeks,
     tables,
+    tournaments,
 )
 from doublesix.server.routes import accounts as account_routes
 from doublesix.server.settings import Limits, Settings
@@ -136,7 +137,13 @@ def create_app(
                     lobby.table_changed(table)
 
             async def finished(table: Table) -> None:
-                """Rate the game, then erase its players whose erasure waited for it."""
+                """Score the game of a tournament, rate the game, then erase its players
+                whose erasure waited for it."""
+                if lobby is not None:
+                    try:
+                        await lobby.touring.finished(table)
+                    except Exception:  # the lobby's sweep scores it (``Touring.settle``)
+                        log.warning("table %s: its tournament game not scored", table.id)
                 if rate is not None:
                     await rate(table)
                 if lobby is not None and isinstance(the_store, SqlStore):
@@ -169,6 +176,9 @@ def create_app(
             lobby = app.state.lobby = await stack.enter_async_context(
                 open_lobby(the_store, manager, settings, site.relay, forget)
             )
+            scored = await lobby.touring.settle()
+            if scored:
+                log.info("doublesix: %d ended tournament games scored at start-up", scored)
             uploads = Uploads()
             stack.callback(uploads.close)
             if not isinstance(the_store, SqlStore):
@@ -234,6 +244,7 @@ def create_app(
         ratings,
         challenges,
         seeks,
+        tournaments,
         reports,
         messages,
         operator,

@@ -20,9 +20,11 @@ Erasing an account, in one transaction that locks its row:
   (``Lobby.forget_chat_of``);
 - its ratings and rating changes (its finished rated games are rated first, so that the
   others' ratings count them), follows, blocks and mutes (its own, and those of its name),
-  sessions, seek and guest row go; its challenges (its close ended the open ones:
-  ``Lobby.shut_out``), the reports by it (their words go) and about it, and the operators'
-  log's entries by or about it show the pseudonym, and their words show it for its name;
+  sessions, seek, guest row and places in tournaments' standings go; the tournaments it
+  created show no creator, and the pseudonym for its name in their names; its challenges
+  (its close ended the open ones: ``Lobby.shut_out``), the reports by it (their words go)
+  and about it, and the operators' log's entries by or about it show the pseudonym, and
+  their words show it for its name;
 - its row stays, closed and erased, with no password (none matches), a pseudonym of its
   own for a name, and ``name_key``: the folded key of its name, the one thing kept, which
   keeps the name taken so that nobody registers it or plays as a guest under it and passes
@@ -51,7 +53,7 @@ from typing import Any, Protocol
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from doublesix.server import messages, schema
+from doublesix.server import messages, schema, tournament_sql
 from doublesix.server.account_names import pseudonym
 from doublesix.server.challenges import gone
 from doublesix.server.lobby_sql import challenge_of, row_of
@@ -365,6 +367,7 @@ async def _forget(
     m = schema.mutes
     await conn.execute(m.delete().where(sa.or_(m.c.player_id == player_id, m.c.name == name)))
     await _seeks(conn, name)
+    await tournament_sql.forget(conn, player_id, lambda text: _unnamed(text, name, alias))
     await _challenges(conn, player_id, alias, nobody)
     await messages.forget(conn, player_id)
     await _reports(conn, player_id, name, alias, nobody)

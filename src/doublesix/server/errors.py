@@ -37,6 +37,7 @@ STATUS = {
     Refusal.SEAT: 422,
     Refusal.BOT: 422,
     Refusal.CHAT: 422,
+    Refusal.TOURNAMENT: 409,
     Refusal.RATE_LIMITED: 429,
     Refusal.SERVER: 503,
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import replace
@@ -172,6 +173,22 @@ def seated_table(
     return table
 
 
+def seats_drawn(table: Table, seed: int) -> Table:
+    """``table`` with its seats in an order drawn from ``seed``: strangers seated together
+    (Play now, a tournament) sit where chance puts them (in Kozel, who partners whom); each
+    bot takes its new seat's name."""
+    order = list(range(len(table.seats)))
+    random.Random(seed).shuffle(order)
+    table.seats = [_moved(table.seats[n], k) for k, n in enumerate(order)]
+    return table
+
+
+def _moved(seat: Seat, number: int) -> Seat:
+    if seat.kind == SeatKind.BOT:
+        return replace(seat, number=number, name=bot_name(number))
+    return replace(seat, number=number)
+
+
 def rematch_of(table: Table, now: float, seed: int) -> Table:
     """A new table with ``table``'s options and seats, every player seated again (with a new
     token; an invitation a player took a seat with is spent)."""
@@ -214,6 +231,9 @@ def table_json(table: Table, viewer: str | None = None) -> JSON:
         "result": table.result,
         "created_at": table.created_at,
         "updated_at": table.updated_at,
+        "tournament": None
+        if table.tournament is None
+        else {"id": table.tournament, "name": table.tournament_name},
     }
     if viewer is not None and viewer == table.creator:
         out["invites"] = [

@@ -1,5 +1,5 @@
-"""Messages of the lobby between the server's processes: who changed, chat, challenges, a
-closed account.
+"""Messages of the lobby between the server's processes: who changed, chat, challenges,
+tournaments, a closed account.
 
 ``publish`` hands a message to every process, this one included, and each
 delivers it to its own lobby sockets (``on_message``). Alone, a process
@@ -37,6 +37,18 @@ def challenge_changed(challenge: Challenge, now: float) -> JSON:
     """The message that has every process send ``challenge`` as it is now to the lobby
     sockets of everyone it involves (``Lobby._tell``)."""
     return {"k": "to", "p": challenge.people(), "c": challenge.player, "f": challenge.public(now)}
+
+
+def tournament_changed(summary: JSON) -> JSON:
+    """The message that has every process send a tournament's ``summary`` to every lobby
+    socket (``{"type": "tournament"}``)."""
+    return {"k": "tournament", "id": summary["id"], "f": summary}
+
+
+def tournament_paired(player_id: str, tournament_id: str, table_id: str) -> JSON:
+    """The message that has every process send ``tournament_paired`` to the lobby sockets
+    of ``player_id``, seated at ``table_id`` for a game of ``tournament_id``."""
+    return {"k": "paired", "p": player_id, "t": tournament_id, "table": table_id}
 
 
 def tables_erased(table_ids: list[str]) -> JSON:

@@ -11,7 +11,10 @@ It also ends the challenges that are due: after
 ``challenges.SECONDS`` (``sweep``), or when their challenger or one of the
 challenged has had no socket anywhere for ``LEAVE_SECONDS`` (a page reload
 is no leaving). Its pool of seeks is ``seeking.Seeking``'s; the lobby pairs them at each
-sweep, tells their sockets, and ends the seek of a player who left the lobby. A closed
+sweep, tells their sockets, and ends the seek of a player who left the lobby. Its
+tournaments are ``touring.Touring``'s: each sweep starts and ends those due and pairs their
+free players, and every lobby hears of their changes (``tournament``) and each player of
+being paired (``tournament_paired``). A closed
 account is shut out of the site at once (``shut_out``, or ``doublesix account close
 --redis``, which sends the same message): its challenges end as if it had left (the others
 are told at once), every process closes its sockets, lobby and table, and a bot takes its
@@ -81,6 +84,7 @@ from doublesix.server.seek_sql import Pool
 from doublesix.server.seeking import Seeking
 from doublesix.server.settings import Settings
 from doublesix.server.store import Guest, SqlStore, Store
+from doublesix.server.touring import Touring
 from doublesix.server.windows import MovingWindows
 from doublesix.table import commands
 from doublesix.table.commands import Phrase, Player
@@ -154,6 +158,7 @@ class Lobby:
         self.sockets: set[PlayerSocket] = set()
         """Every socket of this process inside ``present``, the visitors' too."""
         self.seeking = Seeking(Pool(book.store), manager, settings, presence, bus)
+        self.touring = Touring(book.store, manager, settings, presence, bus)
         self.speakers = Speakers()
         self._made = MovingWindows()
         self.writers = MovingWindows()
@@ -317,6 +322,11 @@ class Lobby:
             self._to(data["p"], {"type": "seek", "seek": data["f"], "table": data["t"]})
         elif kind == "message":
             self._to(data["p"], data["f"])
+        elif kind == "tournament":
+            self._broadcast({"type": "tournament", "id": data["id"], "summary": data["f"]})
+        elif kind == "paired":
+            paired = {"type": "tournament_paired", "tournament": data["t"], "table": data["table"]}
+            self._to(data["p"], paired)
         elif kind == "closed":
             self._shut(data["p"])
         elif kind == "erased":
@@ -543,6 +553,10 @@ class Lobby:
                 await self.seeking.pair()
             except Exception:
                 log.warning("lobby: could not pair the seeks", exc_info=True)
+            try:
+                await self.touring.sweep()
+            except Exception:
+                log.warning("lobby: could not run the tournaments", exc_info=True)
 
     async def expire(self) -> None:
         """End the challenges whose minute is over, and tell everyone involved; then those of

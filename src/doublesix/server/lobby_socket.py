@@ -4,7 +4,8 @@ The player is the one of the request's cookies (an account's session, else a
 guest's); a visitor without a name gets the lists read-only. The first frame is
 ``welcome`` (who you are, who is online, your open challenges, your seek and
 how many seek each kind of game, the last chat messages); then ``online``,
-``challenge``, ``seek``, ``pool`` and ``chat`` frames as things change. The
+``challenge``, ``seek``, ``pool``, ``chat``, ``tournament`` and ``tournament_paired`` frames
+as things change. The
 client sends only ``chat`` frames, parsed at the edge like the table socket's
 (``incoming.parse_frame``: size, JSON, phrase) and rate-limited like them. The server
 closes it with 4410 once its account is closed (``Lobby.shut_out``).

@@ -49,6 +49,9 @@ class Act(StrEnum):
     APPOINT = "appoint"
     REVOKE = "revoke"
     PASSWORD = "password"
+    TOURNAMENT = "tournament"
+    """A tournament cancelled by an operator (``server/touring.py``): ``name`` is its
+    creator's; ``detail`` has its id (``tournament``) and name (``title``)."""
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,9 @@ Alembic's migrations (``migrations/versions``) create exactly these tables;
 - ``challenges``: a challenge from a player to named players: the invited
   players and their answers, the table's settings, its status and, once
   accepted by all, the table it made.
+- ``tournaments``, ``tournament_players``, ``tournament_games``: arenas, their
+  entrants' tallies and the games they made (``server/tournaments.py``); a
+  table made for one names it (``tables.tournament``).
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ tables = sa.Table(
     sa.Column("result", sa.JSON, nullable=True),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False, index=True),
+    sa.Column("tournament", sa.String(16), nullable=True),
 )
 
 seats = sa.Table(
@@ -300,3 +304,59 @@ conversations = sa.Table(
 """Each account's inbox, one row a conversation and side (``server/messages.py``): its
 latest message and how many of the other's the account has not read, written in the
 transaction that keeps the message, so that an inbox reads one row a conversation."""
+
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("creator_id", sa.String(64), nullable=True, index=True),
+    sa.Column("preset", sa.String(32), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("timer", sa.Float, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("starts_at", sa.Float, nullable=False),
+    sa.Column("ends_at", sa.Float, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+"""Tournaments (``server/tournaments.py``): ``creator_id`` is null once its account is
+erased; ``status`` upcoming, running, finished or cancelled."""
+
+tournament_players = sa.Table(
+    "tournament_players",
+    metadata,
+    sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("joined_at", sa.Float, nullable=False),
+    sa.Column("active", sa.Boolean, nullable=False),
+    sa.Column("score", sa.Integer, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False),
+    sa.Column("streak", sa.Integer, nullable=False),
+    sa.Column("free_since", sa.Float, nullable=False),
+    sa.Column("table_id", sa.String(32), nullable=True),
+    sa.Column("playing", sa.Boolean, nullable=False),
+    sa.Index("ix_tournament_players_player", "player_id", "playing"),
+)
+"""A tournament's entrants (accounts, by player id: the name is the account's) and their
+tallies. ``table_id``: the table of its latest game of the tournament, being played while
+``playing`` (the player is busy: never seated twice); ``free_since``: since when it waits
+for a game (bots fill a table of 3-4 after a wait)."""
+
+tournament_games = sa.Table(
+    "tournament_games",
+    metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column(
+        "tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), nullable=False, index=True
+    ),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("ended_at", sa.Float, nullable=True, index=True),
+    sa.Column("points", sa.JSON, nullable=True),
+)
+"""The games a tournament made, one a table; written when its players are paired, before
+the table is (so the table has no foreign key). ``ended_at``: set once, in the transaction
+that scores the game (the key against counting it twice), or when the table closed
+without a result; ``points``: what each seat scored (null for a bot's, or no result)."""

@@ -15,19 +15,17 @@ unseen, so its seat at a table made for strangers is not handed out either).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from doublesix.names import bot_name
 from doublesix.server.errors import CommandError
-from doublesix.server.lobby import SeatIn, TableIn, new_table, seated_table
+from doublesix.server.lobby import SeatIn, TableIn, new_table, seated_table, seats_drawn
 from doublesix.server.store import Guest
 from doublesix.table.commands import Player
-from doublesix.table.model import JSON, Seat, SeatKind, Table
+from doublesix.table.model import JSON, Table
 
 TIMER = 60.0
 """Seconds of a turn at a paired table: strangers keep one another waiting no longer."""
@@ -199,7 +197,7 @@ def pool(seeks: Iterable[Seek]) -> list[JSON]:
 
 def table_of(group: Sequence[Seek], now: float, seed: int) -> Table:
     """The table of a group: every seeker seated and bots in the seats left over, in an order
-    drawn from ``seed`` (in Kozel, who partners whom)."""
+    drawn from ``seed`` (``lobby.seats_drawn``)."""
     first = group[0]
     table = seated_table(
         request(first.kind, len(group)),
@@ -208,13 +206,4 @@ def table_of(group: Sequence[Seek], now: float, seed: int) -> Table:
         now,
         seed,
     )
-    order = list(range(len(table.seats)))
-    random.Random(seed).shuffle(order)
-    table.seats = [_moved(table.seats[n], k) for k, n in enumerate(order)]
-    return table
-
-
-def _moved(seat: Seat, number: int) -> Seat:
-    if seat.kind == SeatKind.BOT:
-        return replace(seat, number=number, name=bot_name(number))
-    return replace(seat, number=number)
+    return seats_drawn(table, seed)

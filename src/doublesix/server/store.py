@@ -288,12 +288,13 @@ class SqlStore:
         return await self._tables(schema.tables.c.status.in_(list(statuses)), limit=limit)
 
     async def _tables(self, where: sa.ColumnElement[bool], limit: int) -> list[Table]:
-        t, s = schema.tables, schema.seats
+        t, s, k = schema.tables, schema.seats, schema.tournaments
+        named = sa.select(t, k.c.name.label("tournament_name")).outerjoin(
+            k, k.c.id == t.c.tournament
+        )  # the tournament's name, for the table's public JSON
         async with self.engine.connect() as conn:
             rows = (
-                await conn.execute(
-                    sa.select(t).where(where).order_by(t.c.updated_at.desc()).limit(limit)
-                )
+                await conn.execute(named.where(where).order_by(t.c.updated_at.desc()).limit(limit))
             ).all()
             ids = [row.id for row in rows]
             seat_rows = (
@@ -337,6 +338,8 @@ class SqlStore:
                 deadline=row.deadline,
                 scores=list(row.scores),
                 result=row.result,
+                tournament=row.tournament,
+                tournament_name=row.tournament_name,
             )
             for row in rows
         ]
@@ -515,6 +518,7 @@ def _table_values(table: Table) -> dict[str, Any]:
         "rated": table.rated,
         "creator": table.creator,
         "created_at": table.created_at,
+        "tournament": table.tournament,
     }
 
 

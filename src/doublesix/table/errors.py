@@ -35,6 +35,8 @@ class Refusal(StrEnum):
     HINTS_OFF = "hints_off"
     NO_HINTS = "no_hints"
     REMATCH = "rematch"
+    TOURNAMENT = "tournament"
+    """A rematch at a tournament's table: the tournament pairs its players again."""
     SERVER = "server"
     """The change could not be stored: nothing changed."""
     ACCOUNT_CLOSED = "account_closed"

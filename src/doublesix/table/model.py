@@ -142,6 +142,11 @@ class Table:
     scores: list[int] = field(default_factory=list)
     result: JSON | None = None
     """``{"winners", "losers", "scores", "dry_win"}`` once the game is finished."""
+    tournament: str | None = None
+    """The id of the tournament whose game this is (``server/tournaments.py``), if any."""
+    tournament_name: str | None = None
+    """That tournament's name, read with the table (its public JSON shows it); not stored
+    with the table."""
 
     def copy(self) -> Table:
         return dataclasses.replace(

@@ -676,6 +676,10 @@ class TableState:
             raise TableError(Refusal.SPECTATOR, "a spectator has no seat to keep")
         if self.table.status != TableStatus.FINISHED:
             raise TableError(Refusal.REMATCH, "a rematch is offered once the game is over")
+        if self.table.tournament is not None:
+            raise TableError(
+                Refusal.TOURNAMENT, "no rematch at a tournament's table: it pairs you again"
+            )
         said = self.rematch if cmd.agree else self.declined
         if cmd.seat in said or self.rematch_table is not None:
             return  # said already, or too late: the new table is open

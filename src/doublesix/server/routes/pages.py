@@ -10,8 +10,10 @@ from fastapi.responses import FileResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
+from doublesix.server import tournament_sql
 from doublesix.server.deps import Server, ServerDep, not_found
 from doublesix.server.errors import http_error_answer
+from doublesix.server.store import SqlStore
 
 PAGES = {
     "/": "index.html",
@@ -26,6 +28,9 @@ PAGES = {
 TABLE_PAGES = {"/table/{key}": "table.html", "/game/{key}": "game.html"}
 """The pages of one table: answered with 404 (the page says so itself) for a table that
 is nobody's, like ``/player/{name}`` for a name that is nobody's."""
+
+TOURNAMENT_PAGE = "tournament.html"
+"""A tournament's page, ``/tournament/{id}``: 404 (the page says so) for no such tournament."""
 
 RULES_LANGUAGES = ("de", "fr", "en", "ru")
 """The languages the rules are written in (``web/rules/{lang}.json``); a reader who reads none
@@ -51,6 +56,8 @@ def install(app: FastAPI, web: Path) -> None:
         router.add_api_route(path, _page(web / name), methods=["GET"])
     for path, name in TABLE_PAGES.items():
         router.add_api_route(path, keyed_page(web / name, _known_table), methods=["GET"])
+    page = keyed_page(web / TOURNAMENT_PAGE, _known_tournament)
+    router.add_api_route("/tournament/{key}", page, methods=["GET"])
     router.add_api_route("/rules", _rules, methods=["GET"])
     router.add_api_route("/rules/{lang}", _rules_in, methods=["GET"])
     router.add_api_route("/leaderboard", _leaderboard, methods=["GET"])
@@ -88,6 +95,12 @@ def keyed_page(
 
 async def _known_table(table_id: str, srv: Server) -> bool:
     return table_id in srv.manager.hosts or await srv.store.has_table(table_id)
+
+
+async def _known_tournament(tournament_id: str, srv: Server) -> bool:
+    if not isinstance(srv.store, SqlStore):
+        return False
+    return await tournament_sql.get(srv.store, tournament_id) is not None
 
 
 def _page(path: Path) -> Callable[[], Awaitable[FileResponse]]:

@@ -14,6 +14,7 @@ import { showUnread } from './inbox_badge.js';
 import { connectLobby, onLobby } from './lobby_socket.js';
 import { playerLink } from './ratings.js';
 import { openReportDialog } from './report.js';
+import { followTournamentPairing } from './tournament_paired.js';
 
 const TEXT_LIMIT = 1000; // server/messages.py
 const withName = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
@@ -256,6 +257,7 @@ async function main() {
   const live = { thread: null };
   const compose = withName ? null : newMessage();
   startChallenges({ you: () => you });
+  followTournamentPairing(); // a tournament's new game: to the table
   onLobby('message', async (f) => {
     if (live.thread && f.with === live.thread.name) {
       live.thread.add(f.message);

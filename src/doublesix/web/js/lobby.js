@@ -8,6 +8,8 @@ import { startLobbyLive } from './lobby_live.js';
 import { onLobby } from './lobby_socket.js';
 import { startSeeks } from './seek.js';
 import { drawFace, svgEl } from './tiles.js';
+import { followTournamentPairing } from './tournament_paired.js';
+import { startTournamentsCard } from './tournaments_card.js';
 
 const OPENERS = ['highest_double', 'kozel', 'lowest_double', 'highest_tile', 'draw_for_lead'];
 const SCORINGS = ['winner_takes', 'winner_takes_all', 'goat', 'kozel'];
@@ -96,6 +98,9 @@ async function main() {
   startLobbyLive({ presets: () => state.presets });
   // "Play now": after the challenges, whose tab title it leaves alone.
   startSeeks({ presets: () => state.presets, me: () => state.me, needName });
+  // Tournaments: the card, and a pairing takes us to our table from the lobby too.
+  startTournamentsCard({ presets: () => state.presets, me: () => state.me });
+  followTournamentPairing();
   await refreshTables();
   onLanguage(() => {
     renderForm();

@@ -18,6 +18,7 @@ import { followRematch } from './table/rematch.js';
 import { loadRatings } from './table/seat_ratings.js';
 import { renderLog, renderPad } from './table/side.js';
 import { $, movesFor, painter, seatCount, state, tableId } from './table/state.js';
+import { seenTournamentView, showTournament } from './table/tournament.js';
 import { joinWith, rejoin, showMissing, showUnreachable, standRefused, tableChanged, unseated, waitForPlayers } from './table/waiting.js';
 
 const board = (fresh) => renderBoard(fresh, { play: playSelected, bend: bendAt, straighten });
@@ -60,6 +61,7 @@ function accept(view, events) {
   }
   const prev = state.view;
   state.view = view;
+  seenTournamentView(view);
   loadRatings(); // the game is on: every seat is taken
   state.pending = false;
   if (view.seat !== undefined && view.seat !== null) state.seat = view.seat;
@@ -186,6 +188,7 @@ async function main() {
     return;
   }
   setRulesPreset(state.table.preset);
+  showTournament();
   try {
     state.bots = sortBots(await get('/api/bots'));
   } catch (e) {

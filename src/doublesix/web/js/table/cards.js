@@ -1,11 +1,13 @@
 // The cards over the felt after a round and after the game: how the round was scored,
-// the score pad, and "Continue" (with the table's clock) or "Play again" and the way to the record.
+// the score pad, and "Continue" (with the table's clock) or "Play again" (at a tournament's
+// table: "Back to the tournament") and the way to the record.
 import { clear } from '../common.js';
 import { gameEndText, playerName, roundExplanation, scorePad } from '../describe.js';
 import { el } from '../i18n.js';
 import { send } from './connection.js';
 import { rematchActions } from './rematch.js';
 import { $, mySeat, repaint, seatCount, seatNames, state, tableId } from './state.js';
+import { tournamentActions, tournamentOf } from './tournament.js';
 
 export function renderCard() {
   const v = state.view;
@@ -44,7 +46,8 @@ export function renderCard() {
 function gameEndActions() {
   const actions = document.createElement('div');
   actions.className = 'actions';
-  rematchActions(actions);
+  if (tournamentOf()) tournamentActions(actions); // no rematch: the tournament pairs again
+  else rematchActions(actions);
   const rec = el('a', 'end.record', {}, 'button');
   rec.href = `/game/${encodeURIComponent(tableId)}`;
   rec.id = 'to-record';
