@@ -5,10 +5,11 @@ too, and both browsers are taken to one table, named after the tournament. They 
 round out; each game-over card offers "Back to the tournament" and no "Play again": Anna's
 page goes back by itself after 5 s, Ben presses "Stay" and goes back later by the button.
 The standings give the winner 2 points and the loser 0, one game each; Anna withdraws and is
-shown so; a guest is told to register. The page fits a phone upright, its texts come from
-the catalogs in English and German, it works under the site's Content-Security-Policy, and
-a tournament not yet started is cancelled by its creator (who is asked first). The README's
-pictures: ``docs/tournament.png`` (a laptop) and ``docs/tournament-phone.png``."""
+shown so (and, withdrawn by the server for an absence, told so); a guest is told to
+register. The page fits a phone upright, its texts come from the catalogs in English and
+German, it works under the site's Content-Security-Policy, and a tournament not yet started
+is cancelled by its creator (who is asked first). The README's pictures:
+``docs/tournament.png`` (a laptop) and ``docs/tournament-phone.png``."""
 
 from __future__ import annotations
 
@@ -46,6 +47,17 @@ def standings(page: Any) -> dict[str, tuple[str, str]]:
         name = str(row.get_attribute("data-player"))
         out[name] = (row.locator("td.score").inner_text(), row.locator("td.games").inner_text())
     return out
+
+
+ABSENT = "You were withdrawn: you did not play your last game. Join again to play on."
+
+
+def absent(route: Any) -> None:
+    """The server's answer, its reader withdrawn for absence (``me.withdrawn``)."""
+    answer = route.fetch()
+    shown = answer.json()
+    shown["me"]["withdrawn"] = "absent"
+    route.fulfill(response=answer, json=shown)
 
 
 def me_state(page: Any, state: str) -> str:
@@ -138,6 +150,7 @@ def test_an_arena_from_the_lobby_to_the_standings(new_context: Any, screenshots:
     # The standings: the winner 2 points, the loser 0, one game each (a draw: 1 and 1).
     game = anna.locator(f"#tournament-games li.tournament-game.finished[data-table='{table_id}']")
     game.wait_for()
+    assert game.locator("a.game-name[href^='/player/']").count() == 2  # players, by link
     shown = standings(anna)
     assert set(shown) == {a_name, b_name}, shown
     assert {games for _, games in shown.values()} == {"1"}, shown
@@ -154,6 +167,13 @@ def test_an_arena_from_the_lobby_to_the_standings(new_context: Any, screenshots:
     assert "You have withdrawn" in me_state(anna, "withdrawn")
     assert anna.locator("#tournament-join").inner_text() == "Join again"
     anna.locator(f'#standings tr.standing.withdrawn[data-player="{a_name}"]').wait_for()
+    # Withdrawn by the server, absent from her last game (the clock's minutes, were it real):
+    # the page reads the reason from the server's answer.
+    anna.route(f"**/api/tournaments/{tid}", absent)
+    anna.reload()
+    assert me_state(anna, "withdrawn") == ABSENT
+    assert anna.locator("#tournament-join").inner_text() == "Join again"
+    anna.unroute(f"**/api/tournaments/{tid}")
 
     # Ben goes back by the button: waiting (Anna has withdrawn), the same standings.
     ben.click("#tournament-back")

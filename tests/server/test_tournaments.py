@@ -1,12 +1,17 @@
 """Tournaments' pure rules (``server/tournaments.py``): scoring with streaks, the standings'
-order, who sits down with whom, the table a group gets. The server's side:
+order, who sits down with whom, who was absent from a game, the table a group gets, its
+default name. The server's side:
 ``test_tournaments_server.py``."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from doublesix.ratings import Outcome
+from doublesix.rules.ruleset import NAMES, PRESETS
+from doublesix.server.app import WEB
 from doublesix.server.errors import CommandError
 from doublesix.server.seeks import FILL_SECONDS
 from doublesix.server.store import Guest
@@ -15,6 +20,7 @@ from doublesix.server.tournaments import (
     Score,
     Status,
     TournamentIn,
+    absent,
     groups,
     new_tournament,
     scored,
@@ -154,3 +160,19 @@ def test_a_bad_tournament_is_refused_naming_its_field(
     with pytest.raises(CommandError) as refused:
         new_tournament(body(**changed), ANNA, NOW)
     assert (refused.value.field, refused.value.status) == (field, 422)
+
+
+def test_a_seat_is_absent_when_the_server_made_every_play_of_it() -> None:
+    """A seat's plays as its log keeps them: ``(seat, stand)``, ``stand`` None for its
+    player's own play."""
+    assert absent([(0, "timeout"), (1, None), (0, "away"), (1, "timeout")]) == {0}
+    assert absent([(0, None), (0, "timeout"), (1, None)]) == set()  # one of its own is enough
+    assert absent([(0, None)]) == set()  # seat 1 never laid a tile: not absent
+    assert absent([]) == set()
+
+
+def test_a_tournament_is_named_after_its_game_unless_named() -> None:
+    assert new_tournament(body(preset="vog-talon"), ANNA, NOW).name == "VOG with boneyard arena"
+    assert new_tournament(body(name=" Friday\tcup "), ANNA, NOW).name == "Friday cup"
+    catalog = json.loads((WEB / "i18n" / "en.json").read_text())
+    assert {p: catalog[f"preset.{p}"] for p in PRESETS} == NAMES  # the pages' English names

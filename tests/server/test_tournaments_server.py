@@ -103,7 +103,14 @@ def test_a_tournament_is_made_listed_joined_withdrawn_from_and_cancelled(
             "now": clock.now,
             "standings": [],
             "games": [],
-            "me": {"joined": False, "active": False, "rank": None, "score": 0, "table": None},
+            "me": {
+                "joined": False,
+                "active": False,
+                "rank": None,
+                "score": 0,
+                "table": None,
+                "withdrawn": None,
+            },
         }
         summary_frame(watcher, tid, status="upcoming", entrants=0)
         joined = ok(act(site, ben, tid, "join"))
@@ -113,6 +120,7 @@ def test_a_tournament_is_made_listed_joined_withdrawn_from_and_cancelled(
             "rank": 1,
             "score": 0,
             "table": None,
+            "withdrawn": None,
         }
         summary_frame(watcher, tid, entrants=1)
         assert ok(act(site, ben, tid, "join")) == joined  # again: nothing changes
@@ -136,7 +144,9 @@ def test_a_tournament_is_made_listed_joined_withdrawn_from_and_cancelled(
         }
         withdrawn = ok(act(site, ben, tid, "withdraw"))
         assert withdrawn["me"]["active"] is False and withdrawn["entrants"] == 2
-        assert ok(act(site, ben, tid, "join"))["me"]["active"] is True  # back, score kept
+        assert withdrawn["me"]["withdrawn"] == "self"
+        back = ok(act(site, ben, tid, "join"))["me"]  # back, score kept
+        assert (back["active"], back["withdrawn"]) == (True, None)
         listed = ok(as_player(site, None).get(ROUTE))
         assert [t["id"] for t in listed["upcoming"]] == [tid]
         assert listed["running"] == listed["finished"] == []
@@ -421,6 +431,8 @@ def test_a_closed_account_is_withdrawn_and_an_operator_s_cancel_is_logged(
     ok(site.post("/api/account/close", json={"password": "correct horse"}))
     standings = ok(as_player(site, anna).get(f"{ROUTE}/{tid}"))["standings"]
     assert {s["name"]: s["active"] for s in standings} == {"Anna": True, "Ben": False}
+    reasons = [r.withdrawn for r in rows(site, schema.tournament_players)]
+    assert sorted(reasons, key=str) == [None, "closed"]  # Ben's account closed
 
     document = ok(site.get("/api/account/data"))["tournaments"]
     assert [(t["tournament"], t["name"]) for t in document["created"]["items"]] == [
@@ -433,6 +445,7 @@ def test_a_closed_account_is_withdrawn_and_an_operator_s_cancel_is_logged(
         "status": "running",
         "joined_at": None,
         "active": True,
+        "withdrawn": None,
         "score": 0,
         "games": 0,
         "wins": 0,

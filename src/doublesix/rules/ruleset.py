@@ -355,6 +355,22 @@ PRESETS: Mapping[str, _Preset] = {
 }
 
 
+NAMES: Mapping[str, str] = {
+    "draw": "Draw",
+    "block": "Block",
+    "kozel": "Kozel",
+    "vog-talon": "VOG with boneyard",
+    "vog-block": "VOG without boneyard",
+    "vog-goat": "VOG Goat",
+    "international": "International",
+    "international-2": "International for two",
+    "classic": "Classic",
+    "classic-block": "Classic Block",
+}
+"""Each preset's name in English, as the site's pages call it (``web/i18n/en.json``,
+``preset.<id>``)."""
+
+
 def preset(name: str, players: int | None = None, **options: Any) -> Ruleset:
     """The ruleset of a preset (docs/rules.md's table), with any option changed.
 

@@ -414,6 +414,7 @@ async def _tournaments(conn: AsyncConnection, pid: str) -> JSON:
                     "status": x.status,
                     "joined_at": when(x.joined_at),
                     "active": bool(x.active),
+                    "withdrawn": x.withdrawn,
                     "score": x.score,
                     "games": x.games,
                     "wins": x.wins,

@@ -331,6 +331,7 @@ tournament_players = sa.Table(
     sa.Column("player_id", sa.String(64), primary_key=True),
     sa.Column("joined_at", sa.Float, nullable=False),
     sa.Column("active", sa.Boolean, nullable=False),
+    sa.Column("withdrawn", sa.String(8), nullable=True),
     sa.Column("score", sa.Integer, nullable=False),
     sa.Column("games", sa.Integer, nullable=False),
     sa.Column("wins", sa.Integer, nullable=False),
@@ -341,7 +342,8 @@ tournament_players = sa.Table(
     sa.Index("ix_tournament_players_player", "player_id", "playing"),
 )
 """A tournament's entrants (accounts, by player id: the name is the account's) and their
-tallies. ``table_id``: the table of its latest game of the tournament, being played while
+tallies. ``withdrawn``: why it is not ``active`` (``tournaments.Withdrawn``; null while
+active). ``table_id``: the table of its latest game of the tournament, being played while
 ``playing`` (the player is busy: never seated twice); ``free_since``: since when it waits
 for a game (bots fill a table of 3-4 after a wait)."""
 

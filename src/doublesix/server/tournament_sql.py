@@ -39,10 +39,12 @@ from doublesix.server.tournaments import (
     Score,
     Status,
     Tournament,
+    Withdrawn,
+    absent,
     scored,
     standing_key,
 )
-from doublesix.table.model import JSON, SeatKind, Table, TableStatus
+from doublesix.table.model import JSON, EventKind, SeatKind, Table, TableStatus
 
 T, P, G = schema.tournaments, schema.tournament_players, schema.tournament_games
 LIVE = (TableStatus.OPEN.value, TableStatus.PLAYING.value)
@@ -146,7 +148,9 @@ async def join(store: SqlStore, tournament_id: str, player_id: str, now: float) 
         row = (await conn.execute(sa.select(P.c.active).where(*mine))).first()
         if row is not None:
             if not row.active:
-                await conn.execute(P.update().where(*mine).values(active=True, free_since=now))
+                await conn.execute(
+                    P.update().where(*mine).values(active=True, withdrawn=None, free_since=now)
+                )
             return tournament
         count = await conn.scalar(sa.select(sa.func.count()).where(mine[0]))
         if (count or 0) >= FULL:
@@ -159,6 +163,7 @@ async def join(store: SqlStore, tournament_id: str, player_id: str, now: float) 
                 player_id=player_id,
                 joined_at=now,
                 active=True,
+                withdrawn=None,
                 score=0,
                 games=0,
                 wins=0,
@@ -173,18 +178,20 @@ async def join(store: SqlStore, tournament_id: str, player_id: str, now: float) 
 
 async def withdraw(store: SqlStore, tournament_id: str, player_id: str) -> Tournament:
     """The account is paired no more (its score stays; it may join again): 409
-    ``not_joined`` if it never joined, ``tournament_over`` once it is over."""
+    ``not_joined`` if it never joined, ``tournament_over`` once it is over. Withdrawn
+    already, it stays so for the reason it was."""
     async with store.writing() as conn:
         tournament = await _lock(conn, store, tournament_id)
         if tournament.status in OVER:
             raise over(tournament)
-        done = await conn.execute(
-            P.update()
-            .where(P.c.tournament_id == tournament_id, P.c.player_id == player_id)
-            .values(active=False)
-        )
-        if done.rowcount != 1:
+        mine = (P.c.tournament_id == tournament_id, P.c.player_id == player_id)
+        if (await conn.execute(sa.select(P.c.active).where(*mine))).first() is None:
             raise CommandError("not_joined", "you have not joined this tournament", status=409)
+        await conn.execute(
+            P.update()
+            .where(*mine, P.c.active.is_(True))
+            .values(active=False, withdrawn=Withdrawn.SELF.value)
+        )
     return tournament
 
 
@@ -354,8 +361,11 @@ async def take(
 async def score(store: SqlStore, table_id: str, now: float) -> str | None:
     """Score the tournament game of ``table_id`` once its table is finished (or end it
     without a result once closed, or never made): each account seated gets its points
-    (``tournaments.scored``) and is free again. One transaction; nothing if the game ended
-    already. The tournament's id if this call ended it."""
+    (``tournaments.scored``) and is free again, and one that was absent from it
+    (``tournaments.absent``: it let the clock or a stand-in make every play of its seat) is
+    withdrawn for it (``Withdrawn.ABSENT``) until it joins again, so that the others do not
+    wait for it game after game. One transaction; nothing if the game ended already. The
+    tournament's id if this call ended it."""
     t, s = schema.tables, schema.seats
     async with store.writing() as conn:
         game = (
@@ -370,6 +380,7 @@ async def score(store: SqlStore, table_id: str, now: float) -> str | None:
             await conn.execute(sa.select(s).where(s.c.table_id == table_id).order_by(s.c.seat))
         ).all()
         outcomes = _outcomes(table)
+        away = await _absent(conn, table_id)
         points: list[int | None] = [None] * len(seats)
         for seat in seats:
             if seat.kind != SeatKind.HUMAN.value or seat.player_id is None:
@@ -381,6 +392,8 @@ async def score(store: SqlStore, table_id: str, now: float) -> str | None:
             values: dict[str, Any] = {"free_since": now}
             if row.table_id == table_id:
                 values["playing"] = False
+            if seat.seat in away and row.active:
+                values |= {"active": False, "withdrawn": Withdrawn.ABSENT.value}
             if outcomes is not None:
                 after, points[seat.seat] = scored(_score(row), outcomes[seat.seat])
                 values |= {
@@ -396,6 +409,18 @@ async def score(store: SqlStore, table_id: str, now: float) -> str | None:
             .values(ended_at=now, points=points if outcomes is not None else None)
         )
     return str(game.tournament_id)
+
+
+async def _absent(conn: AsyncConnection, table_id: str) -> set[int]:
+    """The seats of the table absent from its game (``tournaments.absent``), from its log's
+    plays."""
+    e = schema.events
+    plays = await conn.execute(
+        sa.select(e.c.seat, e.c.data).where(
+            e.c.table_id == table_id, e.c.kind == EventKind.PLAY.value
+        )
+    )
+    return absent((p.seat, p.data.get("stand")) for p in plays if p.seat is not None)
 
 
 def _outcomes(table: Any) -> list[Outcome] | None:
@@ -443,6 +468,8 @@ class Entrant:
     score: Score
     table: str | None
     """The table of its game being played now."""
+    withdrawn: Withdrawn | None
+    """Why it is not active (None while it is)."""
 
     def key(self) -> tuple[Any, ...]:
         return standing_key(self.score, self.joined_at, self.player)
@@ -464,6 +491,7 @@ async def _entrants(conn: AsyncConnection, tournament_id: str) -> list[Entrant]:
             bool(r.active),
             _score(r),
             r.table_id if r.playing else None,
+            None if r.withdrawn is None else Withdrawn(r.withdrawn),
         )
         for r in rows
     ]
@@ -547,7 +575,7 @@ async def detail(store: SqlStore, tournament: Tournament, viewer: str | None, no
         ).all()
         seats: dict[str, list[Any]] = {}
         for seat in await conn.execute(
-            sa.select(s.c.table_id, s.c.seat, s.c.name, s.c.outcome)
+            sa.select(s.c.table_id, s.c.seat, s.c.kind, s.c.bot, s.c.name, s.c.outcome)
             .where(s.c.table_id.in_([g.table_id for g in games]))
             .order_by(s.c.table_id, s.c.seat)
         ):
@@ -577,15 +605,24 @@ async def detail(store: SqlStore, tournament: Tournament, viewer: str | None, no
                 "rank": rank,
                 "score": e.score.score,
                 "table": e.table,
+                "withdrawn": e.withdrawn,
             }
         else:
-            me = {"joined": False, "active": False, "rank": None, "score": 0, "table": None}
+            me = {
+                "joined": False,
+                "active": False,
+                "rank": None,
+                "score": 0,
+                "table": None,
+                "withdrawn": None,
+            }
     return shown | {
         "standings": standings[:STANDINGS_SHOWN],
         "games": [
             {
                 "table": g.table_id,
                 "players": [seat.name for seat in seats.get(g.table_id, [])],
+                "bots": [_level(seat) for seat in seats.get(g.table_id, [])],
                 "result": [seat.outcome for seat in seats.get(g.table_id, [])],
                 "points": g.points,
                 "finished": g.ended_at is not None,
@@ -597,13 +634,22 @@ async def detail(store: SqlStore, tournament: Tournament, viewer: str | None, no
     }
 
 
+def _level(seat: Any) -> str | None:
+    """A bot's level at a game's seat; None for a player's seat."""
+    return str(seat.bot) if seat.kind == SeatKind.BOT.value else None
+
+
 # --- accounts closed or erased ---------------------------------------
 
 
 async def withdraw_everywhere(conn: AsyncConnection, player_id: str) -> None:
     """A closed account (its player's close, a ban, an erasure) is paired no more, in the
     transaction that closes it."""
-    await conn.execute(P.update().where(P.c.player_id == player_id).values(active=False))
+    await conn.execute(
+        P.update()
+        .where(P.c.player_id == player_id)
+        .values(active=False, withdrawn=Withdrawn.CLOSED.value)
+    )
 
 
 async def forget(conn: AsyncConnection, player_id: str, rename: Callable[[str], str]) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import secrets
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from doublesix.ratings import Outcome
-from doublesix.rules.ruleset import PRESETS
+from doublesix.rules.ruleset import NAMES, PRESETS
 from doublesix.server.errors import CommandError
 from doublesix.server.lobby import (
     MAX_TIMER,
@@ -79,6 +79,17 @@ class Status(StrEnum):
 OVER = (Status.FINISHED, Status.CANCELLED)
 
 
+class Withdrawn(StrEnum):
+    """Why an entrant is paired no more (until it joins again)."""
+
+    SELF = "self"
+    """It withdrew."""
+    ABSENT = "absent"
+    """It made none of its plays of its last game itself (``absent``)."""
+    CLOSED = "closed"
+    """Its account was closed (by its player, or banned)."""
+
+
 class TournamentIn(BaseModel):
     """``POST /api/tournaments``: bounds are checked in ``settings_of`` so that each
     refusal has its code and field."""
@@ -118,10 +129,10 @@ def _refuse(code: str, message: str, field: str) -> CommandError:
 
 
 def clean_name(name: str | None, preset: str) -> str:
-    """The name trimmed, 1 to ``NAME_MAX`` printable characters; ``"<Game> arena"`` when
-    none is given."""
+    """The name trimmed, 1 to ``NAME_MAX`` printable characters; the preset's English name
+    and "arena" when none is given (``"VOG with boneyard arena"``)."""
     if name is None:
-        return f"{preset.replace('-', ' ').capitalize()} arena"
+        return f"{NAMES[preset]} arena"
     cleaned = " ".join(name.split())
     if not cleaned:
         raise _refuse("name", "a tournament's name is 1 to 40 characters", "name")
@@ -199,6 +210,23 @@ def scored(before: Score, outcome: Outcome) -> tuple[Score, int]:
         return after, points
     points = DRAW if outcome == Outcome.DRAW else LOSS
     return Score(before.score + points, before.games + 1, before.wins, 0), points
+
+
+def absent(plays: Iterable[tuple[int, str | None]]) -> set[int]:
+    """The seats absent from a game, of its log's plays ``(seat, stand)`` (``stand``: the
+    entry's ``data["stand"]``, ``"timeout"`` or ``"away"`` when the server played for a
+    human seat; none for its player's own play, or a bot's): those that played and made
+    none of their plays themselves. Every play counts, a forced one too (a single legal
+    tile: its player lays it, or lets the clock or a stand-in lay it); draws and passes
+    are the rules' own, within a play's events, never plays. A seat that laid no tile at
+    all (it never could) is not absent."""
+    played: set[int] = set()
+    themselves: set[int] = set()
+    for seat, stand in plays:
+        played.add(seat)
+        if stand is None:
+            themselves.add(seat)
+    return played - themselves
 
 
 def standing_key(score: Score, joined_at: float, player: str) -> tuple[Any, ...]:

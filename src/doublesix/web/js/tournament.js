@@ -9,6 +9,7 @@
 import { api, ApiError, get, me } from './api.js';
 import { startChallenges } from './challenge.js';
 import { clear, startPage, toast } from './common.js';
+import { botName } from './describe.js';
 import { currentLanguage, el, lit, onLanguage, tattr, tx } from './i18n.js';
 import { connectLobby, onLobby } from './lobby_socket.js';
 import { pathKey, playerLink } from './ratings.js';
@@ -261,7 +262,7 @@ function meCard(tt) {
     line.appendChild(el('span', tt.status === 'upcoming' ? 'tournament.me.out_upcoming' : 'tournament.me.out_running'));
     actions.appendChild(button('tournament.join', 'tournament-join', join, 'primary'));
   } else if (state === 'withdrawn') {
-    line.appendChild(el('span', 'tournament.me.withdrawn'));
+    line.appendChild(el('span', mine.withdrawn === 'absent' ? 'tournament.me.absent' : 'tournament.me.withdrawn'));
     actions.appendChild(button('tournament.rejoin', 'tournament-join', join, 'primary'));
   } else if (state === 'joined') {
     line.appendChild(el('span', 'tournament.me.joined'));
@@ -394,6 +395,15 @@ function standingsCard(tt) {
   return card;
 }
 
+/** A game's seat: a player's name links to their page; a bot's ("Bot 2 · medium", `level`
+ * from the game's `bots`) is plain muted text. */
+function seatName(name, level, seat) {
+  if (level) return el('span', 'bot.name', botName({ name, bot: level }, seat), 'game-name bot muted');
+  const a = playerLink(name || '');
+  a.classList.add('game-name');
+  return a;
+}
+
 function gamesCard(tt) {
   const card = document.createElement('section');
   card.className = 'card tournament-games';
@@ -419,8 +429,7 @@ function gamesCard(tt) {
       const who = document.createElement('span');
       who.className = 'game-player';
       if (g.finished && best > 0 && Number(points[i]) === best) who.classList.add('won');
-      if (name) who.appendChild(lit('span', name, 'game-name'));
-      else who.appendChild(el('span', 'tournament.bot', {}, 'game-name bot'));
+      who.appendChild(seatName(name, (g.bots || [])[i], i));
       if (g.finished && points[i] !== undefined && points[i] !== null) {
         who.append(' ', lit('span', `+${points[i]}`, 'game-points'));
       }
