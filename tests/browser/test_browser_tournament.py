@@ -191,6 +191,18 @@ def test_an_arena_from_the_lobby_to_the_standings(new_context: Any, screenshots:
     assert "Warte auf deine nächste Partie…" in check_page(ben, "de")
     switch(ben, "en")
 
+    # Ben's page lists the tournament, running, with his place now and his points.
+    ben_score, _ = shown[b_name]
+    place = "1st" if ben_score == max(points) else "2nd"  # a tie: Ben joined first
+    ben.goto(f"/player/{b_name}")
+    item = ben.locator(f"#player-tournaments li.tournament-item[data-tournament='{tid}']")
+    assert item.locator("a.tournament-name").get_attribute("href") == f"/tournament/{tid}"
+    assert item.locator("a.tournament-name").inner_text() == NAME
+    assert item.locator(".tournament-status").inner_text() == "Running"
+    point_word = "point" if ben_score == "1" else "points"
+    expected = f"now {place} of 2 · {ben_score} {point_word}, 1 game"
+    assert item.locator(".tournament-place").inner_text() == expected
+
     # A guest, under the Content-Security-Policy: the page, and "register to join".
     guest = new_context(bypass_csp=False).new_page()
     problems: list[str] = []

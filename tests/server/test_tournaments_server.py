@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from doublesix.server import schema, tournament_sql
 from doublesix.server.touring import Touring
@@ -462,3 +463,75 @@ def test_a_closed_account_is_withdrawn_and_an_operator_s_cancel_is_logged(
         "name": "Anna",
         "detail": {"tournament": tid, "title": "Anna's cup"},
     }
+
+
+def set_score(client: TestClient, tournament: str, player: str, *score: int) -> None:
+    """Give ``player`` (a name) ``(score, games, wins)`` in ``tournament``, as games would."""
+    engine = client.app.state.server.store.engine  # type: ignore[attr-defined]
+    p, a = schema.tournament_players, schema.accounts
+    points, games, wins = score
+
+    async def write() -> None:
+        async with engine.begin() as conn:
+            pid = sa.select(a.c.player_id).where(a.c.name == player).scalar_subquery()
+            await conn.execute(
+                p.update()
+                .where(p.c.tournament_id == tournament, p.c.player_id == pid)
+                .values(score=points, games=games, wins=wins)
+            )
+
+    assert client.portal is not None
+    client.portal.call(write)
+
+
+@BOTH
+def test_a_player_s_tournaments_show_their_place_the_latest_joined_first(
+    site: TestClient, clock: Clock
+) -> None:
+    anna, ben, cleo = account(site, "Anna"), account(site, "Ben"), account(site, "Cleo")
+    dan = account(site, "Dan")
+    monday = create(site, anna, name="Monday cup")["id"]  # running
+    for who in (ben, anna, cleo):  # Ben first: he is ahead of any tie
+        ok(act(site, who, monday, "join"))
+        clock.now += 1
+    set_score(site, monday, "Anna", 4, 2, 2)
+    set_score(site, monday, "Ben", 2, 2, 1)
+    set_score(site, monday, "Cleo", 2, 3, 1)  # as many points and wins, one game more
+    tuesday = create(site, cleo, name="Tuesday cup", starts_in=60)["id"]  # upcoming
+    for who in (dan, ben):
+        ok(act(site, who, tuesday, "join"))
+        clock.now += 1
+
+    def shown(player: str) -> list[tuple[Any, ...]]:
+        items = ok(site.get(f"/api/players/{player}/tournaments"))["tournaments"]
+        keys = ("id", "status", "rank", "entrants", "score", "games", "wins", "active")
+        return [tuple(t[k] for k in keys) for t in items]
+
+    [first, _] = ok(site.get("/api/players/ben/tournaments"))["tournaments"]  # any case
+    assert first | {"starts_at": 0, "ends_at": 0} == {
+        "id": tuesday,
+        "name": "Tuesday cup",
+        "preset": "draw",
+        "players": 2,
+        "status": "upcoming",
+        "starts_at": 0,
+        "ends_at": 0,
+        "rank": None,
+        "entrants": 2,
+        "score": 0,
+        "games": 0,
+        "wins": 0,
+        "active": True,
+    }
+    assert shown("Ben") == [
+        (tuesday, "upcoming", None, 2, 0, 0, 0, True),
+        (monday, "running", 2, 3, 2, 2, 1, True),  # after Anna, before Cleo
+    ]
+    assert shown("Cleo") == [(monday, "running", 3, 3, 2, 3, 1, True)]
+    assert shown("Anna") == [(monday, "running", 1, 3, 4, 2, 2, True)]
+    assert ok(site.get("/api/players/Nobody/tournaments"), 404)["code"] == "not_found"
+
+    as_player(site, anna)  # Anna erased: she leaves the standings, Ben leads
+    ok(site.post("/api/account/erase", json={"password": "correct horse"}))
+    assert shown("Ben")[1] == (monday, "running", 1, 2, 2, 2, 1, True)
+    assert site.get("/api/players/Anna/tournaments").status_code == 404

@@ -34,6 +34,7 @@ from doublesix.server.tournaments import (
     OPEN_AT_ONCE,
     OVER,
     PER_DAY,
+    PLAYED_SHOWN,
     STANDINGS_SHOWN,
     Free,
     Score,
@@ -662,3 +663,62 @@ async def forget(conn: AsyncConnection, player_id: str, rename: Callable[[str], 
         await conn.execute(
             T.update().where(T.c.id == row.id).values(creator_id=None, name=rename(row.name))
         )
+
+
+# --- a player's page --------------------------------------------------------------------------
+
+
+async def played(store: SqlStore, player_id: str) -> list[JSON]:
+    """The latest ``PLAYED_SHOWN`` tournaments the account joined, the latest joined first,
+    each with its place in the standings (``standing_key``, as its page orders them): None
+    while upcoming, or before any of its games is scored. Two queries, whatever the count:
+    its rows, then every entrant of those tournaments."""
+    a = schema.accounts
+    async with store.engine.connect() as conn:
+        mine = (
+            await conn.execute(
+                sa.select(T, P.c.joined_at.label("mine_joined"))
+                .join(P, P.c.tournament_id == T.c.id)
+                .where(P.c.player_id == player_id)
+                .order_by(P.c.joined_at.desc(), T.c.id)
+                .limit(PLAYED_SHOWN)
+            )
+        ).all()
+        ids = [r.id for r in mine]
+        everyone = (
+            await conn.execute(
+                sa.select(P)
+                .join(a, a.c.player_id == P.c.player_id)
+                .where(P.c.tournament_id.in_(ids))
+            )
+        ).all()
+    entrants: dict[str, list[Any]] = {}
+    for row in everyone:
+        entrants.setdefault(row.tournament_id, []).append(row)
+    shown = []
+    for t in mine:
+        rows = sorted(
+            entrants.get(t.id, []),
+            key=lambda r: standing_key(_score(r), r.joined_at, r.player_id),
+        )
+        ranks = [i for i, r in enumerate(rows, 1) if r.player_id == player_id]
+        me = rows[ranks[0] - 1] if ranks else None
+        begun = t.status != Status.UPCOMING.value and any(r.games for r in rows)
+        shown.append(
+            {
+                "id": t.id,
+                "name": t.name,
+                "preset": t.preset,
+                "players": t.players,
+                "status": t.status,
+                "starts_at": t.starts_at,
+                "ends_at": t.ends_at,
+                "rank": ranks[0] if ranks and begun else None,
+                "entrants": len(rows),
+                "score": me.score if me else 0,
+                "games": me.games if me else 0,
+                "wins": me.wins if me else 0,
+                "active": bool(me.active) if me else False,
+            }
+        )
+    return shown

@@ -64,6 +64,8 @@ STANDINGS_SHOWN = 100
 GAMES_SHOWN = 30
 FINISHED_SHOWN = 20
 """Finished or cancelled tournaments the list shows, the latest first."""
+PLAYED_SHOWN = 20
+"""Tournaments a player's page shows, the latest joined first."""
 NEAR = 8
 """A group is chosen among the first player's ``NEAR`` nearest in the standings: enough to
 avoid a repeat or a block, few enough that the choice is cheap."""

@@ -1,5 +1,6 @@
 """Tournaments (``server/tournaments.py``, ``touring.py``): ``/api/tournaments`` — create,
-list, read, join, withdraw, cancel."""
+list, read, join, withdraw, cancel; ``/api/players/{name}/tournaments``, those a player
+joined."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path
 
-from doublesix.server.deps import MaybeGuest
+from doublesix.server import tournament_sql
+from doublesix.server.account_lists import open_account
+from doublesix.server.deps import MaybeGuest, ServerDep
 from doublesix.server.routes.challenges import LobbyDep
+from doublesix.server.routes.ratings import sql_store
 from doublesix.server.tournaments import TournamentIn
 
 router = APIRouter(prefix="/api")
@@ -46,3 +50,11 @@ async def withdraw(tournament_id: Id, room: LobbyDep, who: MaybeGuest) -> dict[s
 @router.delete("/tournaments/{tournament_id}")
 async def cancel(tournament_id: Id, room: LobbyDep, who: MaybeGuest) -> dict[str, Any]:
     return await room.touring.cancel(tournament_id, who)
+
+
+@router.get("/players/{name}/tournaments")
+async def played(name: str, srv: ServerDep) -> dict[str, Any]:
+    """``{"tournaments": [...]}``: the latest 20 the open account ``name`` joined, its place
+    and points in each (404 for no such open account, as its games)."""
+    player, _ = await open_account(sql_store(srv), name)
+    return {"tournaments": await tournament_sql.played(sql_store(srv), player)}

@@ -99,7 +99,7 @@ export function t(key, params = {}) {
   }
   if (msg && typeof msg === 'object') {
     const n = Number(params.count ?? 0);
-    const form = new Intl.PluralRules(lang).select(n);
+    const form = new Intl.PluralRules(lang, msg.ordinal ? { type: 'ordinal' } : {}).select(n); // ordinal: 2nd
     msg = msg[form] ?? msg.other;
   }
   const values = resolve(params);

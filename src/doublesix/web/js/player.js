@@ -120,7 +120,43 @@ function messageLink(name) {
   return link;
 }
 
-function render(root, page, you, online, together) {
+/** "Tournaments": the latest the player joined, each with its place and points. */
+function tournamentsCard(list) {
+  const card = document.createElement('section');
+  card.className = 'card player-tournaments';
+  card.id = 'player-tournaments';
+  card.appendChild(el('h2', 'player.tournaments.title'));
+  if (!list.length) {
+    card.appendChild(el('p', 'player.tournaments.none', {}, 'muted'));
+    return card;
+  }
+  const ul = document.createElement('ul');
+  ul.className = 'tournament-list';
+  for (const t of list) {
+    const li = document.createElement('li');
+    li.dataset.tournament = t.id;
+    li.className = `tournament-item ${t.status}`;
+    const link = lit('a', t.name, 'tournament-name');
+    link.href = `/tournament/${encodeURIComponent(t.id)}`;
+    li.append(link, ' · ', el('span', `preset.${t.preset}`, {}, 'tournament-game'), ' · ',
+      el('span', `tournament.status.${t.status}`, {}, 'tournament-status'));
+    if (t.rank !== null) {
+      const key = t.status === 'running' ? 'player.tournaments.place_now' : 'player.tournaments.place';
+      const place = el('span', key, {
+        place: { $t: 'player.tournaments.nth', args: { count: t.rank } },
+        entrants: t.entrants,
+        points: { $t: 'tournament.points', args: { count: t.score } },
+        games: { $t: 'player.tournaments.games', args: { count: t.games } },
+      }, 'tournament-place');
+      li.append(' · ', place);
+    }
+    ul.appendChild(li);
+  }
+  card.appendChild(ul);
+  return card;
+}
+
+function render(root, page, you, online, together, tournaments) {
   clear(root);
   const head = document.createElement('div');
   head.className = 'player-head';
@@ -185,6 +221,8 @@ function render(root, page, you, online, together) {
     }
     root.appendChild(history);
   }
+
+  if (tournaments) root.appendChild(tournamentsCard(tournaments));
 
   const games = document.createElement('section');
   games.className = 'card';
@@ -291,14 +329,15 @@ async function main() {
     me().catch(() => null),
     get('/api/online').then((r) => r.players, () => null),
   ]);
-  const [together] = await Promise.all([
+  const [together, tournaments] = await Promise.all([
     you && you.name !== page.name
       ? get(`/api/players/${encodeURIComponent(page.name)}/together`).catch(() => null)
       : null,
+    get(`/api/players/${encodeURIComponent(page.name)}/tournaments`).then((r) => r.tournaments, () => null),
     loadFollowing(you),
     loadBlocked(you),
   ]);
-  render(root, page, you, online, together);
+  render(root, page, you, online, together, tournaments);
   if (you && you.account && you.name === page.name) {
     const games = document.getElementById('games');
     root.insertBefore(followingCard(online || []), games);
