@@ -70,6 +70,13 @@ def not_found(what: str) -> CommandError:
     return CommandError("not_found", what, status=404)
 
 
+def account_of(who: Guest | None, doing: str) -> Guest:
+    """``who`` if it is an account; else 401 ``no_account`` ("log in to ``doing``")."""
+    if who is None or not who.account:
+        raise CommandError("no_account", f"log in to {doing}", status=401)
+    return who
+
+
 async def player_of(srv: Server, cookies: Mapping[str, str]) -> Guest | None:
     """Who the cookies say: the account of the session cookie, else the guest of the
     guest cookie, else nobody (an unknown or expired cookie counts as none)."""

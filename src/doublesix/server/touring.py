@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from doublesix.server import tournament_sql
 from doublesix.server.account_lists import BLOCKS
-from doublesix.server.errors import CommandError
+from doublesix.server.deps import account_of
 from doublesix.server.lobby_bus import LobbyBus, tournament_changed, tournament_paired
 from doublesix.server.manager import TableManager
 from doublesix.server.moderation_log import Act, write
@@ -39,12 +39,6 @@ from doublesix.server.tournaments import (
 from doublesix.table.model import JSON, Table
 
 
-def _account(who: Guest | None, doing: str) -> Guest:
-    if who is None or not who.account:
-        raise CommandError("no_account", f"log in to {doing}", status=401)
-    return who
-
-
 class Touring:
     def __init__(
         self,
@@ -60,7 +54,7 @@ class Touring:
     # --- what players ask -----------------------------------------------------------------
 
     async def create(self, body: TournamentIn, who: Guest | None) -> JSON:
-        creator = _account(who, "create a tournament")
+        creator = account_of(who, "create a tournament")
         tournament = new_tournament(body, creator, self.settings.clock())
         await tournament_sql.add(self.store, tournament)
         await self._tell(tournament)
@@ -75,20 +69,20 @@ class Touring:
         return await tournament_sql.listing(self.store, self.settings.clock())
 
     async def join(self, tournament_id: str, who: Guest | None) -> JSON:
-        player = _account(who, "join a tournament")
+        player = account_of(who, "join a tournament")
         now = self.settings.clock()
         await self._tell(await tournament_sql.join(self.store, tournament_id, player.id, now))
         return await self.detail(tournament_id, player)
 
     async def withdraw(self, tournament_id: str, who: Guest | None) -> JSON:
-        player = _account(who, "withdraw from a tournament")
+        player = account_of(who, "withdraw from a tournament")
         await self._tell(await tournament_sql.withdraw(self.store, tournament_id, player.id))
         return await self.detail(tournament_id, player)
 
     async def cancel(self, tournament_id: str, who: Guest | None) -> JSON:
         """Its creator before the start, an operator any time (an operator's act is logged
         in the operators' log, about its creator)."""
-        player = _account(who, "cancel a tournament")
+        player = account_of(who, "cancel a tournament")
         was = await tournament_sql.cancel(self.store, tournament_id, player.id, player.operator)
         cancelled = replace(was, status=Status.CANCELLED)
         as_creator = was.creator == player.id and was.status == Status.UPCOMING

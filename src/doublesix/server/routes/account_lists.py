@@ -10,10 +10,8 @@ from pydantic import BaseModel, Field
 
 from doublesix.server import mutes
 from doublesix.server.account_lists import BLOCKS, FOLLOWS
-from doublesix.server.deps import MaybeGuest, ServerDep
-from doublesix.server.errors import CommandError
+from doublesix.server.deps import MaybeGuest, ServerDep, account_of
 from doublesix.server.routes.ratings import sql_store
-from doublesix.server.store import Guest
 
 router = APIRouter(prefix="/api/account")
 
@@ -25,22 +23,16 @@ class MutedIn(BaseModel):
     names: list[MutedName] = Field(max_length=mutes.AT_MOST)
 
 
-def _account(who: Guest | None, verb: str) -> Guest:
-    if who is None or not who.account:
-        raise CommandError("no_account", f"log in to {verb} players", status=401)
-    return who
-
-
 @router.get("/following")
 async def following(srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
     """``{"following": [{"name", "since"}]}``, by name."""
-    me = _account(who, "follow")
+    me = account_of(who, "follow players")
     return {"following": await FOLLOWS.names(sql_store(srv), me.id)}
 
 
 @router.put("/following/{name}")
 async def follow(name: Name, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
-    me = _account(who, "follow")
+    me = account_of(who, "follow players")
     store = sql_store(srv)
     spelled = await FOLLOWS.add(store, me.id, name, srv.settings.clock())
     return {"name": spelled, "following": await FOLLOWS.names(store, me.id)}
@@ -48,7 +40,7 @@ async def follow(name: Name, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
 
 @router.delete("/following/{name}")
 async def unfollow(name: Name, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
-    me = _account(who, "follow")
+    me = account_of(who, "follow players")
     store = sql_store(srv)
     spelled = await FOLLOWS.remove(store, me.id, name)
     return {"name": spelled, "following": await FOLLOWS.names(store, me.id)}
@@ -57,14 +49,14 @@ async def unfollow(name: Name, srv: ServerDep, who: MaybeGuest) -> dict[str, Any
 @router.get("/blocked")
 async def blocked(srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
     """``{"blocked": [{"name", "since"}]}``, by name."""
-    me = _account(who, "block")
+    me = account_of(who, "block players")
     return {"blocked": await BLOCKS.names(sql_store(srv), me.id)}
 
 
 @router.put("/blocked/{name}")
 async def block(name: Name, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
     """Block ``name``, and follow it no more."""
-    me = _account(who, "block")
+    me = account_of(who, "block players")
     store = sql_store(srv)
     spelled = await BLOCKS.add(store, me.id, name, srv.settings.clock())
     await FOLLOWS.remove(store, me.id, name)
@@ -73,7 +65,7 @@ async def block(name: Name, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
 
 @router.delete("/blocked/{name}")
 async def unblock(name: Name, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
-    me = _account(who, "block")
+    me = account_of(who, "block players")
     store = sql_store(srv)
     spelled = await BLOCKS.remove(store, me.id, name)
     return {"name": spelled, "blocked": await BLOCKS.names(store, me.id)}
@@ -82,7 +74,7 @@ async def unblock(name: Name, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]
 @router.get("/muted")
 async def muted(srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
     """``{"muted": [name]}``: the names whose chat the account does not read, sorted."""
-    me = _account(who, "mute")
+    me = account_of(who, "mute players")
     return {"muted": await mutes.muted(sql_store(srv), me.id)}
 
 
@@ -90,18 +82,18 @@ async def muted(srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
 async def mute_all(body: MutedIn, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
     """Mute every name of ``names`` too (a browser's own list, the first time the account
     logs in on it); ``{"muted": [name]}``."""
-    me = _account(who, "mute")
+    me = account_of(who, "mute players")
     return {"muted": await mutes.merge(sql_store(srv), me.id, body.names, srv.settings.clock())}
 
 
 @router.put("/muted/{name}")
 async def mute(name: Name, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
-    me = _account(who, "mute")
+    me = account_of(who, "mute players")
     found = await mutes.merge(sql_store(srv), me.id, [name], srv.settings.clock())
     return {"name": name, "muted": found}
 
 
 @router.delete("/muted/{name}")
 async def unmute(name: Name, srv: ServerDep, who: MaybeGuest) -> dict[str, Any]:
-    me = _account(who, "mute")
+    me = account_of(who, "mute players")
     return {"name": name, "muted": await mutes.unmute(sql_store(srv), me.id, name)}
