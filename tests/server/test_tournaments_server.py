@@ -19,7 +19,7 @@ import sqlalchemy as sa
 
 from doublesix.server import schema, tournament_sql
 from doublesix.server.touring import Touring
-from doublesix.server.tournaments import FULL
+from doublesix.server.tournaments import CURRENT_SHOWN, FULL
 
 from .conftest import CHEAP
 from .server_helpers import BOTH, AppFactory, Clock, Socket, TestClient, play_out
@@ -234,6 +234,27 @@ def test_a_tournament_takes_500_players(site: TestClient, clock: Clock) -> None:
         site.portal.call(tournament_sql.join, store, tid, f"p{n}", clock.now)
     full = act(site, anna, tid, "join")
     assert (full.status_code, full.json()["code"]) == (409, "tournament_full")
+
+
+def test_the_list_shows_the_soonest_upcoming_and_running(site: TestClient, clock: Clock) -> None:
+    anna = account(site, "Anna")
+    tid = create(site, anna, starts_in=5)["id"]
+    t = schema.tournaments
+    (made,) = [r._asdict() for r in rows(site, t)]
+    later = [  # others' (the table keeps them), each starting a minute later than the last
+        made | {"id": f"later{n:02}", "starts_at": made["starts_at"] + 60 * n}
+        for n in range(CURRENT_SHOWN + 5)
+    ]
+    store = site.app.state.server.store  # type: ignore[attr-defined]
+
+    async def insert() -> None:
+        async with store.writing() as conn:
+            await conn.execute(t.insert(), later)
+
+    assert site.portal is not None
+    site.portal.call(insert)
+    shown = ok(site.get(ROUTE))["upcoming"]
+    assert [t["id"] for t in shown] == [tid] + [f"later{n:02}" for n in range(CURRENT_SHOWN - 1)]
 
 
 @BOTH

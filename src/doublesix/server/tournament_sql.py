@@ -27,6 +27,7 @@ from doublesix.server import schema
 from doublesix.server.errors import CommandError
 from doublesix.server.store import SqlStore
 from doublesix.server.tournaments import (
+    CURRENT_SHOWN,
     DAY,
     FINISHED_SHOWN,
     FULL,
@@ -537,12 +538,18 @@ async def summary(store: SqlStore, tournament: Tournament, now: float) -> JSON:
 
 
 async def listing(store: SqlStore, now: float) -> JSON:
-    """``{"upcoming", "running", "finished"}``: the summaries of the tournaments to come and
-    running (soonest first), and of the latest ``FINISHED_SHOWN`` finished or cancelled."""
+    """``{"upcoming", "running", "finished"}``: the summaries of the ``CURRENT_SHOWN``
+    tournaments to come and running that start soonest, and of the latest ``FINISHED_SHOWN``
+    finished or cancelled."""
     over = [s.value for s in OVER]
     async with store.engine.connect() as conn:
         current = (
-            await conn.execute(sa.select(T).where(T.c.status.not_in(over)).order_by(T.c.starts_at))
+            await conn.execute(
+                sa.select(T)
+                .where(T.c.status.not_in(over))
+                .order_by(T.c.starts_at, T.c.id)
+                .limit(CURRENT_SHOWN)
+            )
         ).all()
         ended = (
             await conn.execute(

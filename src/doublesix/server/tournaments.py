@@ -64,6 +64,8 @@ STANDINGS_SHOWN = 100
 GAMES_SHOWN = 30
 FINISHED_SHOWN = 20
 """Finished or cancelled tournaments the list shows, the latest first."""
+CURRENT_SHOWN = 50
+"""Upcoming and running tournaments the list shows, the soonest first."""
 PLAYED_SHOWN = 20
 """Tournaments a player's page shows, the latest joined first."""
 NEAR = 8
