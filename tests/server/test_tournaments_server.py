@@ -241,8 +241,8 @@ def test_the_list_shows_the_soonest_upcoming_and_running(site: TestClient, clock
     tid = create(site, anna, starts_in=5)["id"]
     t = schema.tournaments
     (made,) = [r._asdict() for r in rows(site, t)]
-    later = [  # others' (the table keeps them), each starting a minute later than the last
-        made | {"id": f"later{n:02}", "starts_at": made["starts_at"] + 60 * n}
+    later = [  # others' (the table keeps them), each a minute after the one before
+        made | {"id": f"later{n:02}", "starts_at": made["starts_at"] + 60 * (n + 1)}
         for n in range(CURRENT_SHOWN + 5)
     ]
     store = site.app.state.server.store  # type: ignore[attr-defined]
