@@ -67,13 +67,15 @@ def me_state(page: Any, state: str) -> str:
     return line
 
 
-def create(page: Any, name: str, game: str, minutes: str, starts: str) -> str:
-    """Create a tournament from the lobby's card (single rounds, unrated); its id, once its
-    page is open."""
+def create(
+    page: Any, name: str, game: str, minutes: str, starts: str, target: str = "round"
+) -> str:
+    """Create a tournament from the lobby's card (single rounds unless ``target`` says the
+    whole games' target, unrated); its id, once its page is open."""
     page.click("#tournament-create-open")
     page.fill("#tournament-name-input", name)
     page.select_option("#tournament-game", game)
-    page.select_option("#tournament-target", "round")
+    page.select_option("#tournament-target", target)
     page.select_option("#tournament-minutes", minutes)
     page.select_option("#tournament-starts", starts)
     assert not page.is_checked("#tournament-rated")
@@ -217,11 +219,24 @@ def test_an_arena_from_the_lobby_to_the_standings(new_context: Any, screenshots:
 
 
 def test_the_creator_cancels_a_tournament_before_its_start(new_context: Any) -> None:
-    """Before the start its creator sees "Cancel", which asks first; the page then says it is
-    cancelled, and the lobby's card no longer lists it among the upcoming."""
+    """A tournament of whole games to the target its creator chose, which its page and the
+    lobby's card say. Before the start its creator sees "Cancel", which asks first; the page
+    then says it is cancelled, and the lobby's card no longer lists it among the upcoming,
+    but first among those over."""
     page = new_context().new_page()
     register(page, "Cora", PASSWORD)
-    tid = create(page, "Sunday Kozel", "kozel-4", "30", "60")
+    page.click("#tournament-create-open")
+    page.select_option("#tournament-game", "kozel-4")
+    choices = page.locator("#tournament-target option")
+    assert [choices.nth(i).inner_text() for i in range(choices.count())] == [
+        "Single rounds",
+        "Whole games (to 50)",
+        "Whole games (to 100)",
+        "Whole games (to 150)",
+    ]
+    page.click("#tournament-form-close")
+    tid = create(page, "Sunday Kozel", "kozel-4", "30", "60", target="150")
+    assert "whole games to 150" in page.locator("#tournament-facts").inner_text()
     page.locator('#tournament-status[data-status="upcoming"]').wait_for()
     assert "starts in" in page.locator("#tournament-status").inner_text()
     assert page.locator("#tournament-clock").inner_text().startswith(("1:00:", "59:"))
@@ -241,3 +256,6 @@ def test_the_creator_cancels_a_tournament_before_its_start(new_context: Any) -> 
     page.wait_for_timeout(500)
     upcoming = page.locator(f'#tournament-list .tournament-row[data-tournament="{tid}"]')
     assert upcoming.count() == 0
+    ended = page.locator("#tournaments .tournament-list.finished .tournament-row").first
+    assert ended.get_attribute("data-tournament") == tid  # the latest ended
+    assert "Kozel, 4 players · whole games to 150" in ended.inner_text()

@@ -487,6 +487,21 @@ def test_a_challenger_has_three_challenges_waiting_at_most(lobby: TestClient) ->
         assert r.status_code == 429, r.text
 
 
+def test_a_challenger_makes_ten_challenges_a_minute_at_most(lobby: TestClient) -> None:
+    anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
+    with ExitStack() as stack:
+        Lobby(lobby, stack, anna), Lobby(lobby, stack, ben)
+        for _ in range(10):  # each withdrawn: 3 may wait at once
+            made = challenge(lobby, anna, to=["Ben"])
+            assert made.status_code == 201, made.text
+            assert lobby.post(f"/api/challenges/{made.json()['id']}/cancel").status_code == 200
+        r = challenge(lobby, anna, to=["Ben"])
+        assert r.status_code == 429, r.text
+        assert r.json()["code"] == "too_many_challenges"
+        assert "10 challenges a minute" in r.json()["error"]  # not 3 waiting at once
+        assert lobby.get("/api/challenges").json()["challenges"] == []
+
+
 # --- the lobby's chat -------------------------------------------------------------------
 
 
@@ -563,7 +578,11 @@ def test_lobby_chat_is_rate_limited_and_a_visitor_only_reads(lobby: TestClient) 
 
 def test_the_lobby_keeps_the_last_fifty_messages(lobby: TestClient) -> None:
     room = lobby.app.state.lobby  # type: ignore[attr-defined]
-    room.speakers.speak = lambda player: None  # the rate limit is tested above
+
+    async def unlimited(player: str) -> None:
+        """The rate limit is tested above."""
+
+    room.speakers.speak = unlimited
     anna = name(lobby, "Anna")
     with ExitStack() as stack:
         a = Lobby(lobby, stack, anna)

@@ -7,6 +7,7 @@ every refusal keeps nothing; a received message is reported with its words; and 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
@@ -21,7 +22,8 @@ from limits import RateLimitItemPerSecond
 from doublesix.server import messages, schema
 from doublesix.server.deps import SESSION_COOKIE
 from doublesix.server.moderation import silence
-from doublesix.server.store import SqlStore
+from doublesix.server.player_limits import LocalPlayerLimits
+from doublesix.server.store import Guest, SqlStore
 
 from .server_helpers import BOTH, TestClient, guest
 from .site_helpers import Process, Site
@@ -248,6 +250,34 @@ def test_a_sender_has_a_rate_and_new_conversations_a_day(
     refused = write(client, anna, "Ben", "five")  # the fifth hit in the window
     assert (refused.status_code, refused.json()["code"]) == (429, "rate_limited")
     assert stored(client) == (3, 4)
+
+
+@BOTH
+def test_first_messages_sent_at_once_keep_the_daily_cap(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sends of one sender that start conversations at the same time count one after the
+    other (the sender's account row locked on PostgreSQL, one writer at a time on SQLite):
+    never more than ``NEW_PER_DAY``."""
+    monkeypatch.setattr(messages, "RATE", RateLimitItemPerSecond(1000, 1))
+    logged_in(client, "Anna")
+    readers = [f"Reader{n}" for n in range(messages.NEW_PER_DAY + 5)]
+    for name in readers:
+        logged_in(client, name)
+    [anna] = [row for row in rows(client, schema.accounts) if row.name == "Anna"]
+    sender = Guest(anna.player_id, anna.name, anna.created_at, account=True)
+    store = client.app.state.server.store  # type: ignore[attr-defined]
+
+    async def at_once() -> list[Any]:
+        bodies = [messages.MessageIn(to=name, text="hi") for name in readers]
+        limits, now = LocalPlayerLimits(), time.time()
+        sends = [messages.send(store, sender, body, now, limits) for body in bodies]
+        return await asyncio.gather(*sends, return_exceptions=True)
+
+    assert client.portal is not None
+    refused = [e for e in client.portal.call(at_once) if isinstance(e, BaseException)]
+    assert [getattr(e, "code", e) for e in refused] == ["too_many_conversations"] * 5
+    assert stored(client) == (messages.NEW_PER_DAY, 2 * messages.NEW_PER_DAY)
 
 
 @BOTH

@@ -13,6 +13,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy.dialects.postgresql import asyncpg
 
 from doublesix.rules.ruleset import preset
+from doublesix.server import tournament_sql
 from doublesix.server.rating_store import finding
 from doublesix.server.schema import leases, metadata
 from doublesix.server.store import (
@@ -206,6 +207,85 @@ def test_migration_0015_keeps_the_outcome_of_each_seat_of_a_finished_game(
     assert [outcomes["b", n] for n in range(2)] == ["win", "loss"]
     assert [outcomes["open", n] for n in range(2)] == [None, None]
     assert [outcomes["odd", n] for n in range(2)] == [None, None]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_migration_0021_dates_the_end_of_the_tournaments_over(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Tournaments over before 0021 learn when they ended: a finished one at its end; a
+    cancelled one when the operators' log says it was cancelled, else at the latest moment
+    its rows show before its cancel (its creation, an entrant's join, a game's start), never
+    after its end; one not over, never. The list of those over then shows the latest ended
+    first."""
+    store = _store(backend, tmp_path, request)
+    t = metadata.tables
+    made = {"name": "Cup", "creator_id": None, "preset": "draw", "players": 2}
+    made |= {"options": {"target": "round"}, "timer": 60.0, "rated": False}
+    tournaments = {  # id: status, created_at, ends_at
+        "fin": ("finished", 100.0, 500.0),
+        "op": ("cancelled", 100.0, 900.0),  # by an operator, logged at 300
+        "late": ("cancelled", 100.0, 1000.0),  # logged at 5000: after its end
+        "joined": ("cancelled", 100.0, 2000.0),  # its creator's: last joined at 250
+        "played": ("cancelled", 100.0, 3000.0),  # a game started at 280, joined at 120
+        "made": ("cancelled", 150.0, 4000.0),  # nobody joined
+        "run": ("running", 100.0, 600.0),
+        "up": ("upcoming", 100.0, 5000.0),
+    }
+    joins = [("joined", "p1", 200.0), ("joined", "p2", 250.0), ("played", "p1", 120.0)]
+    log = [  # at, action, detail
+        (300.0, "tournament", {"tournament": "op", "title": "Cup"}),
+        (5000.0, "tournament", {"tournament": "late", "title": "Cup"}),
+        (700.0, "silence", {"reason": "joined"}),  # another act: not about a tournament
+    ]
+
+    async def check() -> tuple[dict[str, float | None], list[str]]:
+        async with store.engine.begin() as conn:
+            await conn.run_sync(upgrade_schema, "0020")
+            for tid, (status, created, ends) in tournaments.items():
+                await conn.execute(
+                    t["tournaments"].insert(),
+                    made
+                    | {"id": tid, "status": status, "starts_at": created}
+                    | {"ends_at": ends, "created_at": created},
+                )
+            for tid, player, joined in joins:
+                await conn.execute(
+                    t["tournament_players"].insert(),
+                    {"tournament_id": tid, "player_id": player, "joined_at": joined}
+                    | {"active": True, "score": 0, "games": 0, "wins": 0, "streak": 0}
+                    | {"free_since": joined, "table_id": None, "playing": False},
+                )
+            await conn.execute(
+                t["tournament_games"].insert(),
+                {"table_id": "g1", "tournament_id": "played", "started_at": 280.0},
+            )
+            for at, action, detail in log:
+                await conn.execute(
+                    t["moderation_log"].insert(),
+                    {"at": at, "operator": "Olga", "action": action, "name": "Anna"}
+                    | {"detail": detail},
+                )
+        await store.migrate()
+        c = t["tournaments"].c
+        async with store.engine.connect() as conn:
+            ended = {r.id: r.ended_at for r in await conn.execute(sa.select(c.id, c.ended_at))}
+        shown = await tournament_sql.listing(store, 6000.0)
+        await store.close()
+        return ended, [x["id"] for x in shown["finished"]]
+
+    ended, finished = run_async(check())
+    assert ended == {
+        "fin": 500.0,
+        "op": 300.0,
+        "late": 1000.0,
+        "joined": 250.0,
+        "played": 280.0,
+        "made": 150.0,
+        "run": None,
+        "up": None,
+    }
+    assert finished == ["late", "fin", "op", "played", "joined", "made"]
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])

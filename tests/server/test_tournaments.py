@@ -134,6 +134,15 @@ def test_a_tournament_s_table_seats_its_group_and_bots_in_random_order() -> None
     assert upcoming.name == "Cup of Tea"
 
 
+def test_whole_games_are_played_to_the_target_chosen() -> None:
+    """A target as a table's (``lobby.new_table``: 1 to 10,000, or ``"round"``), kept and
+    played at every table of the tournament."""
+    for target in (50, 150, 1, 10_000):
+        tournament = new_tournament(body(options={"target": target}), ANNA, NOW)
+        assert tournament.options == {"target": target}
+        assert table_of(tournament, [free("a"), free("b")], NOW, seed=3).ruleset["target"] == target
+
+
 @pytest.mark.parametrize(
     ("changed", "field"),
     [
@@ -142,6 +151,10 @@ def test_a_tournament_s_table_seats_its_group_and_bots_in_random_order() -> None
         ({"players": 5}, "players"),
         ({"options": {"target": 0}}, "options.target"),
         ({"options": {"target": "twice"}}, "options.target"),
+        ({"options": {"target": 10_001}}, "options.target"),
+        ({"options": {"target": 1.5}}, "options.target"),
+        ({"options": {"target": True}}, "options.target"),
+        ({"options": {"target": "100"}}, "options.target"),
         ({"options": {"tiles": 3}}, "options.tiles"),
         ({"timer": 1}, "timer"),
         ({"timer": 7200}, "timer"),

@@ -98,6 +98,7 @@ def test_a_tournament_is_made_listed_joined_withdrawn_from_and_cancelled(
             "status": "upcoming",
             "starts_at": clock.now + 600,
             "ends_at": clock.now + 600 + 3600,
+            "ended_at": None,
             "entrants": 0,
             "playing": 0,
             "leader": None,
@@ -173,6 +174,10 @@ def test_every_bad_request_is_refused_by_name_and_changes_nothing(
         ({"preset": "chess"}, 422, "ruleset", "preset"),
         ({"preset": "kozel", "players": 2}, 422, "ruleset", "players"),
         ({"options": {"target": -5}}, 422, "ruleset", "options.target"),
+        ({"options": {"target": 10_001}}, 422, "ruleset", "options.target"),
+        ({"options": {"target": 2.5}}, 422, "ruleset", "options.target"),
+        ({"options": {"target": False}}, 422, "ruleset", "options.target"),
+        ({"options": {"target": "game"}}, 422, "ruleset", "options.target"),
         ({"options": {"hand": 3}}, 422, "ruleset", "options.hand"),
         ({"timer": 2}, 422, "timer", "timer"),
         ({"minutes": 241}, 422, "minutes", "minutes"),
@@ -362,6 +367,20 @@ def test_free_players_are_paired_a_busy_one_waits_and_a_game_s_end_scores(
     assert site.get("/tournament/nothing").status_code == 404
 
 
+def test_whole_games_are_played_to_the_target_its_creator_chose(site: TestClient) -> None:
+    anna, ben = account(site, "Anna"), account(site, "Ben")
+    made = create(site, anna, options={"target": 50})
+    assert made["options"] == {"target": 50}
+    assert ok(site.get(ROUTE))["running"][0]["options"] == {"target": 50}
+    for who in (anna, ben):
+        ok(act(site, who, made["id"], "join"))
+    with ExitStack() as stack:
+        a = Lobby(site, stack, anna)
+        Lobby(site, stack, ben)
+        table = paired(a)["table"]
+    assert ok(site.get(f"/api/tables/{table}"))["ruleset"]["target"] == 50
+
+
 @BOTH
 def test_two_pairings_at_once_seat_each_player_once(
     make_app: AppFactory, monkeypatch: pytest.MonkeyPatch
@@ -484,6 +503,56 @@ def test_a_closed_account_is_withdrawn_and_an_operator_s_cancel_is_logged(
         "name": "Anna",
         "detail": {"tournament": tid, "title": "Anna's cup"},
     }
+
+
+@BOTH
+def test_an_operator_s_cancel_is_logged_unless_of_their_own_before_its_start(
+    site: TestClient,
+) -> None:
+    """An operator cancelling their own tournament before its start does what any creator
+    may: not an operator's act, not logged. Their own once running, or another's before its
+    start, only an operator may cancel: logged."""
+    anna, olga = account(site, "Anna"), account(site, "Olga")
+    appoint_on(site, "Olga")
+
+    def logged() -> list[Any]:
+        as_player(site, olga)
+        entries = ok(site.get("/api/operator/log"))["log"]
+        return [(e["act"], e["name"], e["detail"]["tournament"]) for e in entries]
+
+    own = create(site, olga, starts_in=5, name="Olga's cup")["id"]
+    assert ok(act(site, olga, own, "cancel"))["status"] == "cancelled"
+    assert logged() == []  # her own, before its start: as its creator
+    running = create(site, olga, name="Olga's arena")["id"]
+    ok(act(site, olga, running, "cancel"))
+    assert logged() == [("tournament", "Olga", running)]
+    theirs = create(site, anna, starts_in=5)["id"]
+    ok(act(site, olga, theirs, "cancel"))
+    assert logged() == [("tournament", "Anna", theirs), ("tournament", "Olga", running)]
+
+
+@BOTH
+def test_the_finished_list_shows_the_latest_ended_first(site: TestClient, clock: Clock) -> None:
+    """A cancelled tournament ended when it was cancelled, not at the end it would have had:
+    one that finished after its cancel stands above it."""
+    anna, ben = account(site, "Anna"), account(site, "Ben")
+    short = create(site, anna, minutes=5)["id"]  # running: ends in 5 minutes
+    long = create(site, ben, starts_in=60, minutes=240)["id"]  # would end 5 hours from now
+    clock.now += 10
+    cancelled = ok(act(site, ben, long, "cancel"))
+    assert cancelled["ended_at"] == clock.now and cancelled["ends_at"] > clock.now + 4 * 3600
+    clock.now += 5 * 60
+    summary = ok(site.get(f"{ROUTE}/{short}"))
+    while summary["status"] != "finished":
+        summary = ok(site.get(f"{ROUTE}/{short}"))
+    assert summary["ended_at"] == summary["ends_at"]  # it ended then, a sweep saw it after
+    finished = ok(site.get(ROUTE))["finished"]
+    assert [(t["id"], t["status"]) for t in finished] == [
+        (short, "finished"),
+        (long, "cancelled"),
+    ]
+    upcoming = create(site, anna, starts_in=5)
+    assert upcoming["ended_at"] is None
 
 
 def set_score(client: TestClient, tournament: str, player: str, *score: int) -> None:

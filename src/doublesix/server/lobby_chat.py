@@ -20,7 +20,7 @@ from limits import RateLimitItemPerSecond
 from redis.asyncio import Redis
 
 from doublesix.server.channels import Space
-from doublesix.server.windows import MovingWindows
+from doublesix.server.player_limits import PlayerLimits
 from doublesix.table.commands import Phrase
 from doublesix.table.config import TableConfig
 from doublesix.table.errors import Refusal, TableError
@@ -34,8 +34,9 @@ HISTORY = "ds:lobby:chat"
 
 _config = TableConfig()
 LENGTH = _config.chat_length
-RATE = RateLimitItemPerSecond(_config.chat_burst, int(_config.chat_window))
-"""Messages one player may write in the lobby per window."""
+RATE = RateLimitItemPerSecond(_config.chat_burst, int(_config.chat_window), namespace="lobby-chat")
+"""Messages one player may write in the lobby per window (the site's count: a player's
+sockets may be on several processes)."""
 
 
 def clean_text(text: str) -> str:
@@ -51,13 +52,13 @@ def clean_text(text: str) -> str:
 
 
 class Speakers:
-    """How often each player writes (in this process: a player's lobby sockets are here)."""
+    """How often each player writes, counted in ``limits`` (``player_limits``)."""
 
-    def __init__(self) -> None:
-        self._limiter = MovingWindows()
+    def __init__(self, limits: PlayerLimits) -> None:
+        self._limits = limits
 
-    def speak(self, player_id: str) -> None:
-        if not self._limiter.hit(RATE, player_id):
+    async def speak(self, player_id: str) -> None:
+        if not await self._limits.hit(RATE, player_id):
             raise TableError(
                 Refusal.RATE_LIMITED,
                 f"at most {RATE.amount} messages in {RATE.multiples} s; slow down",

@@ -14,7 +14,9 @@ is no leaving). Its pool of seeks is ``seeking.Seeking``'s; the lobby pairs them
 sweep, tells their sockets, and ends the seek of a player who left the lobby. Its
 tournaments are ``touring.Touring``'s: each sweep starts and ends those due and pairs their
 free players, and every lobby hears of their changes (``tournament``) and each player of
-being paired (``tournament_paired``). A closed
+being paired (``tournament_paired``). A page without the lobby keeps a personal socket
+(``/ws/lobby?only=me``, ``personal``): it hears only the frames addressed to its player that
+every page shows (``PERSONAL_FRAMES``), and is not in the lobby. A closed
 account is shut out of the site at once (``shut_out``, or ``doublesix account close
 --redis``, which sends the same message): its challenges end as if it had left (the others
 are told at once), every process closes its sockets, lobby and table, and a bot takes its
@@ -34,7 +36,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
-from limits import parse
+from limits import RateLimitItemPerMinute
 
 from doublesix.server import online_list
 from doublesix.server.account_lists import BLOCKS
@@ -70,6 +72,7 @@ from doublesix.server.lobby_chat import (
 from doublesix.server.lobby_sql import Book
 from doublesix.server.manager import TableManager
 from doublesix.server.messages import Sent
+from doublesix.server.player_limits import LocalPlayerLimits, PlayerLimits, RedisPlayerLimits
 from doublesix.server.presence import (
     ONLINE_SECONDS,
     LocalPresence,
@@ -85,7 +88,6 @@ from doublesix.server.seeking import Seeking
 from doublesix.server.settings import Settings
 from doublesix.server.store import Guest, SqlStore, Store
 from doublesix.server.touring import Touring
-from doublesix.server.windows import MovingWindows
 from doublesix.table import commands
 from doublesix.table.commands import Phrase, Player
 from doublesix.table.errors import TableError
@@ -102,8 +104,12 @@ LEAVE_SECONDS = 3.0
 the open ones sent to them end ``left``."""
 SWEEP_SECONDS = 1.0
 """How often the challenges that are due are looked for."""
-CHALLENGES = parse("10/minute")
-"""Challenges one player may make per minute."""
+CHALLENGES = RateLimitItemPerMinute(10, namespace="challenges")
+"""Challenges one player may make per minute (the site's count: ``player_limits``)."""
+PERSONAL_FRAMES = frozenset({"challenge", "message"})
+"""The frames a personal lobby socket (``/ws/lobby?only=me``) is sent: those addressed to its
+player that every page shows. Never the site's broadcasts, nor Play now's or the tournaments'
+frames (such a socket is not in the lobby: neither pairs its player)."""
 
 
 @dataclass
@@ -143,6 +149,7 @@ class Lobby:
         presence: Presence,
         bus: LobbyBus,
         history: History,
+        limits: PlayerLimits,
         *,
         leave_seconds: float = LEAVE_SECONDS,
         sweep_seconds: float = SWEEP_SECONDS,
@@ -155,14 +162,18 @@ class Lobby:
         self.leave_seconds, self.sweep_seconds = leave_seconds, sweep_seconds
         self.forget = forget
         self.listeners: set[LobbyListener] = set()
+        """The lobby's sockets: every frame of the lobby."""
+        self.personal: set[LobbyListener] = set()
+        """The personal sockets of named players (``/ws/lobby?only=me``): only the
+        ``PERSONAL_FRAMES`` addressed to their player."""
         self.sockets: set[PlayerSocket] = set()
         """Every socket of this process inside ``present``, the visitors' too."""
-        self.seeking = Seeking(Pool(book.store), manager, settings, presence, bus)
+        self.seeking = Seeking(Pool(book.store), manager, settings, presence, bus, limits)
         self.touring = Touring(book.store, manager, settings, presence, bus)
-        self.speakers = Speakers()
-        self._made = MovingWindows()
-        self.writers = MovingWindows()
-        """How often each account sends private messages (``messages.RATE``)."""
+        self.limits = limits
+        """How often each player speaks in the lobby, challenges (``CHALLENGES``) and writes
+        private messages (``messages.RATE``): the site's counts with several processes."""
+        self.speakers = Speakers(limits)
         self._dirty = asyncio.Event()
         self._players: list[JSON] = []
         self._tasks: list[asyncio.Task[None]] = []
@@ -333,7 +344,7 @@ class Lobby:
             self._soon(self._reread(data["t"]))
         elif kind == "to":
             people, challenger = set(data["p"]), data["c"]
-            for listener in list(self.listeners):
+            for listener in self._addressed("challenge"):
                 if listener.player in people:
                     challenge = data["f"] | {"mine": listener.player == challenger}
                     listener.send({"type": "challenge", "challenge": challenge})
@@ -418,10 +429,17 @@ class Lobby:
             listener.send(frame)
 
     def _to(self, player_id: str, frame: JSON) -> None:
-        """``frame`` to this process's lobby sockets of ``player_id``."""
-        for listener in list(self.listeners):
+        """``frame`` to this process's lobby sockets of ``player_id`` (their personal ones
+        too, for a frame of ``PERSONAL_FRAMES``)."""
+        for listener in self._addressed(frame["type"]):
             if listener.player == player_id:
                 listener.send(frame)
+
+    def _addressed(self, kind: str) -> list[LobbyListener]:
+        """This process's sockets that take a frame of type ``kind`` addressed to their
+        player: every lobby socket, and the personal ones for ``PERSONAL_FRAMES``."""
+        personal = self.personal if kind in PERSONAL_FRAMES else set()
+        return [*self.listeners, *personal]
 
     def _tell(self, challenge: Challenge) -> None:
         """Send the challenge as it is now to everyone it involves, on every process."""
@@ -432,7 +450,7 @@ class Lobby:
     async def chat(self, player: Player, text: str | None, phrase: Phrase | None) -> None:
         """Say ``text`` or ``phrase`` to the lobby; TableError if it may not be said."""
         said = None if text is None else clean_text(text)
-        self.speakers.speak(player.id)
+        await self.speakers.speak(player.id)
         frame = message(player.name, said, phrase, self.settings.clock())
         await self.history.add(frame)
         self.bus.publish({"k": "chat", "m": frame})
@@ -452,9 +470,9 @@ class Lobby:
     # --- private messages ---------------------------------------------------------------
 
     def message_sent(self, sent: Sent) -> None:
-        """A private message kept: a ``message`` frame to the recipient's lobby sockets, on
-        every process, with their unread count (none if they mute the sender's name), and to
-        the sender's (their other tabs' threads)."""
+        """A private message kept: a ``message`` frame to the recipient's lobby sockets, their
+        personal ones too, on every process, with their unread count (none if they mute the
+        sender's name), and to the sender's (their other tabs' threads)."""
         frame = {"type": "message", "message": sent.message}
         if not sent.muted:
             told = frame | {"with": sent.sender.name, "unread": sent.unread}
@@ -484,7 +502,7 @@ class Lobby:
             )
         challenge = new_challenge(body, who, await self.presence.online(), now)
         await self._unblocked(challenge)
-        if not self._made.hit(CHALLENGES, who.id):
+        if not await self.limits.hit(CHALLENGES, who.id):
             raise CommandError(
                 "too_many_challenges",
                 f"at most {CHALLENGES.amount} challenges a minute",
@@ -616,6 +634,7 @@ async def open_lobby(
             LocalPresence(),
             LocalBus(),
             LocalHistory(),
+            LocalPlayerLimits(),
             forget=forget,
         )
     else:
@@ -626,6 +645,7 @@ async def open_lobby(
             RedisPresence(relay.redis, relay.space, relay.process),
             RedisBus(relay.redis, relay.space),
             RedisHistory(relay.redis, relay.space),
+            RedisPlayerLimits(relay.redis, relay.space),
             forget=forget,
         )
     await lobby.start()

@@ -9,17 +9,26 @@ as things change. The
 client sends only ``chat`` frames, parsed at the edge like the table socket's
 (``incoming.parse_frame``: size, JSON, phrase) and rate-limited like them. The server
 closes it with 4410 once its account is closed (``Lobby.shut_out``).
+
+``/ws/lobby?only=me`` is a page's personal socket where there is no lobby (a table, a
+player's page...): a ``welcome`` (who you are, your open challenges, an account's unread
+messages), then only the ``challenge`` and ``message`` frames addressed to its player. Its
+player is online, not in the lobby; it refuses every frame, and is closed with 4410 as
+the lobby's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import uuid
+from collections.abc import Awaitable, Callable
 
 from limits import RateLimitItemPerSecond
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from doublesix.server import messages
 from doublesix.server.deps import Server, player_of
 from doublesix.server.incoming import ChatFrame, bad, parse_frame
 from doublesix.server.lobby_room import Lobby
@@ -27,6 +36,7 @@ from doublesix.server.store import Guest
 from doublesix.server.windows import MovingWindows
 from doublesix.server.ws import (
     ACCOUNT_CLOSED,
+    CLOSE_POLICY,
     MAX_QUEUE,
     TOO_SLOW,
     Goodbye,
@@ -40,6 +50,10 @@ from doublesix.table.frames import encode
 from doublesix.table.model import JSON
 
 _frames = MovingWindows()
+ONLY_ME = "me"
+"""``/ws/lobby?only=me``: the personal socket of a page without the lobby."""
+Handler = Callable[[str | None], Awaitable[None]]
+"""What a socket does with a client's frame (its text; None for a binary one)."""
 
 
 class LobbyConnection:
@@ -77,42 +91,87 @@ class LobbyConnection:
 
 
 async def lobby_socket(ws: WebSocket) -> None:
+    """``/ws/lobby``, or with ``?only=me`` the personal socket of a page without the lobby
+    (``_personal``); any other ``only`` is refused: an error frame, then closed with 1008."""
     server: Server = ws.app.state.server
     lobby: Lobby = ws.app.state.lobby
     await ws.accept()
+    only = ws.query_params.get("only")
+    if only not in (None, ONLY_ME):
+        refused = TableError(Refusal.BAD_FRAME, "only=me is the one mode", field="only")
+        await ws.send_text(encode(error_frame(refused)))
+        await ws.close(CLOSE_POLICY)
+        return
     player = await player_of(server, ws.cookies)
     conn = LobbyConnection(None if player is None else player.id)
     try:
-        async with lobby.present(player, None, conn, lobby=True):
-            lobby.listeners.add(conn)
-            you = None if player is None else player.own()
-            # The list is read with no await since the socket joined the listeners: every
-            # ``online`` frame it gets from now on changes exactly that list.
-            conn.start(
-                {
-                    "type": "welcome",
-                    "you": you,
-                    "players": lobby.shown(),
-                    "challenges": [] if player is None else await lobby.mine(player.id),
-                    "seek": None if player is None else await lobby.seeking.mine(player.id),
-                    "pool": await lobby.seeking.counts(),
-                    "chat": await lobby.history.last(),
-                }
-            )
-            await side_by_side(_read(ws, server, lobby, conn, player), send_frames(ws, conn.queue))
+        if only == ONLY_ME:
+            await _personal(ws, server, lobby, conn, player)
+        else:
+            await _lobby(ws, server, lobby, conn, player)
     except WebSocketDisconnect:
         return
     finally:
         lobby.listeners.discard(conn)
+        lobby.personal.discard(conn)
         if ws.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await ws.close()
 
 
-async def _read(
+async def _lobby(
     ws: WebSocket, server: Server, lobby: Lobby, conn: LobbyConnection, player: Guest | None
 ) -> None:
-    """Take the client's chat frames until it goes away."""
+    """The lobby's socket: every frame of the lobby, and the client's chat."""
+    async with lobby.present(player, None, conn, lobby=True):
+        lobby.listeners.add(conn)
+        you = None if player is None else player.own()
+        # The list is read with no await since the socket joined the listeners: every
+        # ``online`` frame it gets from now on changes exactly that list.
+        conn.start(
+            {
+                "type": "welcome",
+                "you": you,
+                "players": lobby.shown(),
+                "challenges": [] if player is None else await lobby.mine(player.id),
+                "seek": None if player is None else await lobby.seeking.mine(player.id),
+                "pool": await lobby.seeking.counts(),
+                "chat": await lobby.history.last(),
+            }
+        )
+        chat = functools.partial(_chat, server, lobby, player)
+        await side_by_side(_read(ws, server, conn, chat), send_frames(ws, conn.queue))
+
+
+async def _personal(
+    ws: WebSocket, server: Server, lobby: Lobby, conn: LobbyConnection, player: Guest | None
+) -> None:
+    """A personal socket: its player is online (not in the lobby: Play now and tournaments
+    pair nobody on it), and it gets only the frames addressed to them that every page shows
+    (``lobby_room.PERSONAL_FRAMES``). A visitor without a name gets ``you: null`` and
+    nothing after. It takes no frame from the client."""
+    async with lobby.present(player, None, conn):
+        if player is not None:
+            lobby.personal.add(conn)
+        conn.start(await _personal_welcome(lobby, player))
+        await side_by_side(_read(ws, server, conn, _refuse), send_frames(ws, conn.queue))
+
+
+async def _personal_welcome(lobby: Lobby, player: Guest | None) -> JSON:
+    """Who you are and your open challenges; for an account, its unread messages (the
+    header's badge, as ``GET /api/account/unread``)."""
+    welcome: JSON = {"type": "welcome", "only": ONLY_ME, "you": None, "challenges": []}
+    if player is None:
+        return welcome
+    welcome |= {"you": player.own(), "challenges": await lobby.mine(player.id)}
+    if player.account:
+        welcome["unread"] = await messages.unread(lobby.book.store, player.id)
+    return welcome
+
+
+async def _read(ws: WebSocket, server: Server, conn: LobbyConnection, handle: Handler) -> None:
+    """Take the client's frames until it goes away: each one, within the rate, to ``handle``,
+    whose TableError is sent back as an ``error`` frame."""
     key = uuid.uuid4().hex
     limit = server.limits
     rate = RateLimitItemPerSecond(
@@ -127,14 +186,22 @@ async def _read(
             continue
         text = message.get("text")
         try:
-            frame = parse_frame(text if isinstance(text, str) else None)
-            if not isinstance(frame, ChatFrame):
-                raise bad('the lobby takes only {"type": "chat", ...} frames')
-            if player is None:
-                raise TableError(Refusal.CHAT, "choose a name before you chat", field="name")
-            await server.chat.check(player.id)
-            await lobby.chat(
-                Player(player.id, player.name, player.account), frame.text, frame.phrase
-            )
+            await handle(text if isinstance(text, str) else None)
         except TableError as e:
             conn.send(error_frame(e))
+
+
+async def _chat(server: Server, lobby: Lobby, player: Guest | None, text: str | None) -> None:
+    """A lobby chat frame, said to the lobby; TableError if it is none or may not be said."""
+    frame = parse_frame(text)
+    if not isinstance(frame, ChatFrame):
+        raise bad('the lobby takes only {"type": "chat", ...} frames')
+    if player is None:
+        raise TableError(Refusal.CHAT, "choose a name before you chat", field="name")
+    await server.chat.check(player.id)
+    await lobby.chat(Player(player.id, player.name, player.account), frame.text, frame.phrase)
+
+
+async def _refuse(text: str | None) -> None:
+    """The personal socket's answer to any frame."""
+    raise bad("the personal lobby socket (only=me) takes no frames")

@@ -7,9 +7,11 @@ kept (``Refusal``): accounts only (a guest is a name and a cookie), never to one
 closed account, nothing from a silenced sender (silence covers it, as the chat), nothing
 between a blocker and the blocked (refused with the words a challenge is refused with, so
 that the blocked learns nothing more than a challenge tells), at most ``RATE`` in a moving
-window and ``NEW_PER_DAY`` new conversations a day. A message from a name its recipient
-mutes is kept but never shown to them: its conversation leaves their list and their unread
-count, and their threads hide its messages, as mutes hide chat everywhere.
+window (the site's count with several processes: ``player_limits``) and ``NEW_PER_DAY`` new
+conversations a day (counted with the sender's account row locked: ``_keep``). A message
+from a name its recipient mutes is kept but never shown to them: its conversation leaves
+their list and their unread count, and their threads hide its messages, as mutes hide chat
+everywhere.
 
 Each message writes, in its own transaction, a row per side in ``conversations``: the
 latest message and the unread count. So an inbox is read a row a conversation, by the index
@@ -36,8 +38,8 @@ from doublesix.server.account_lists import BLOCKS
 from doublesix.server.account_names import name_key
 from doublesix.server.errors import CommandError
 from doublesix.server.moderation import silenced
+from doublesix.server.player_limits import PlayerLimits
 from doublesix.server.store import Guest, SqlStore
-from doublesix.server.windows import MovingWindows
 from doublesix.table.model import JSON
 from doublesix.table.state import printable
 
@@ -49,8 +51,8 @@ LIST_PAGE = 50
 """Conversations of an inbox read at once (the latest; ``before`` for older ones)."""
 PREVIEW = 80
 """Characters of its latest message a conversation shows in the list."""
-RATE = RateLimitItemPerSecond(5, 10)
-"""Messages one account may send per moving window (this process's count, as the chat's)."""
+RATE = RateLimitItemPerSecond(5, 10, namespace="messages")
+"""Messages one account may send per moving window (the site's count, as the lobby chat's)."""
 NEW_PER_DAY = 20
 """Conversations one account may start in 24 hours (the site's count: it is stored)."""
 
@@ -156,7 +158,7 @@ def _muted_by(reader: str) -> sa.Select[Any]:
 
 
 async def send(
-    store: SqlStore, sender: Guest, body: MessageIn, now: float, rate: MovingWindows
+    store: SqlStore, sender: Guest, body: MessageIn, now: float, limits: PlayerLimits
 ) -> Sent:
     """Keep ``sender``'s message to ``body.to``; refused (``Refusal``) with nothing kept."""
     if not sender.account:
@@ -185,7 +187,7 @@ async def send(
         raise refused(Refusal.BLOCKED, f"you have blocked {recipient.name}", "to")
     if (recipient.id, sender.id) in blocks:
         raise refused(Refusal.BLOCKED, f"{recipient.name} does not take your messages", "to")
-    if not rate.hit(RATE, sender.id):
+    if not await limits.hit(RATE, sender.id):
         raise refused(Refusal.RATE_LIMITED, f"at most {RATE.amount} messages in {RATE.multiples} s")
     async with store.writing() as conn:
         return await _keep(conn, Account(sender.id, sender.name, False), recipient, text, now)
@@ -194,7 +196,15 @@ async def send(
 async def _keep(
     conn: AsyncConnection, sender: Account, recipient: Account, text: str, now: float
 ) -> Sent:
-    m, c = schema.messages, schema.conversations
+    """Keep the message in ``conn``'s transaction, unless it starts a conversation past
+    ``NEW_PER_DAY``. The sender's account row is locked first (PostgreSQL; SQLite writes one
+    transaction at a time, ``SqlStore.writing``), so the sends of one sender, on any of the
+    site's processes, count and add its conversations one after the other."""
+    m, c, a = schema.messages, schema.conversations, schema.accounts
+    if conn.dialect.name != "sqlite":
+        await conn.execute(
+            sa.select(a.c.player_id).where(a.c.player_id == sender.id).with_for_update()
+        )
     mine = c.c.player_id == sender.id
     known = await conn.execute(sa.select(c.c.started_at).where(mine, c.c.other_id == recipient.id))
     if known.first() is None:
@@ -213,7 +223,10 @@ async def _keep(
     )
     message_id = int(made.scalar_one())
     insert = sqlite_insert if conn.dialect.name == "sqlite" else pg_insert
-    for owner, other, unread in ((sender, recipient, 0), (recipient, sender, 1)):
+    sides = ((sender, recipient, 0), (recipient, sender, 1))
+    # Both rows in the order of their owners' ids, whoever sends: two crossing sends (Anna to
+    # Ben, Ben to Anna) lock them in one order, so neither waits on the other (a deadlock).
+    for owner, other, unread in sorted(sides, key=lambda side: side[0].id):
         row = insert(c).values(
             player_id=owner.id,
             other_id=other.id,

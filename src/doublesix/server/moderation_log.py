@@ -50,8 +50,10 @@ class Act(StrEnum):
     REVOKE = "revoke"
     PASSWORD = "password"
     TOURNAMENT = "tournament"
-    """A tournament cancelled by an operator (``server/touring.py``): ``name`` is its
-    creator's; ``detail`` has its id (``tournament``) and name (``title``)."""
+    """A tournament cancelled by an operator where only an operator may: a running one, or
+    another's (``tournaments.needs_operator``; an operator's cancel of their own before its
+    start is its creator's, not logged). ``name`` is its creator's; ``detail`` has its id
+    (``tournament``) and name (``title``)."""
 
 
 @dataclass(frozen=True)

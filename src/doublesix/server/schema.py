@@ -320,9 +320,11 @@ tournaments = sa.Table(
     sa.Column("starts_at", sa.Float, nullable=False),
     sa.Column("ends_at", sa.Float, nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("ended_at", sa.Float, nullable=True, index=True),
 )
 """Tournaments (``server/tournaments.py``): ``creator_id`` is null once its account is
-erased; ``status`` upcoming, running, finished or cancelled."""
+erased; ``status`` upcoming, running, finished or cancelled; ``ended_at`` null until it is
+over (``ends_at`` once finished, the moment of its cancel once cancelled)."""
 
 tournament_players = sa.Table(
     "tournament_players",

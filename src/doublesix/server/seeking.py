@@ -9,7 +9,7 @@ seeker's sockets, with the table when it was paired).
 
 from __future__ import annotations
 
-from limits import parse
+from limits import RateLimitItemPerMinute
 
 from doublesix.ratings import family_of
 from doublesix.rules.ruleset import preset
@@ -17,6 +17,7 @@ from doublesix.server.account_lists import BLOCKS
 from doublesix.server.errors import CommandError
 from doublesix.server.lobby_bus import LobbyBus
 from doublesix.server.manager import TableManager
+from doublesix.server.player_limits import PlayerLimits
 from doublesix.server.presence import OnlinePlayer, Presence
 from doublesix.server.rating_store import shown_ratings
 from doublesix.server.requests import Describe
@@ -24,11 +25,11 @@ from doublesix.server.seek_sql import Pool
 from doublesix.server.seeks import Seek, SeekIn, kind_of, match, pool, table_of
 from doublesix.server.settings import Settings
 from doublesix.server.store import Guest
-from doublesix.server.windows import MovingWindows
 from doublesix.table.model import JSON
 
-SEEKS = parse("20/minute")
-"""Seeks one player may make per minute (each one replaces the last)."""
+SEEKS = RateLimitItemPerMinute(20, namespace="seeks")
+"""Seeks one player may make per minute (each one replaces the last; the site's count:
+``player_limits``)."""
 
 
 class Seeking:
@@ -39,10 +40,10 @@ class Seeking:
         settings: Settings,
         presence: Presence,
         bus: LobbyBus,
+        limits: PlayerLimits,
     ) -> None:
         self.pool, self.manager, self.settings = pool, manager, settings
-        self.presence, self.bus = presence, bus
-        self._made = MovingWindows()
+        self.presence, self.bus, self.limits = presence, bus, limits
         self._seated: dict[str, str | None] = {}
         """The table each seeker was last told it sits at (``_tell_seated``)."""
 
@@ -51,7 +52,7 @@ class Seeking:
         it sits at if the pool made one at once."""
         now = self.settings.clock()
         kind = kind_of(body, who, now)
-        if not self._made.hit(SEEKS, who.id):
+        if not await self.limits.hit(SEEKS, who.id):
             raise CommandError(
                 "too_many_seeks", f"at most {SEEKS.amount} seeks a minute", status=429
             )

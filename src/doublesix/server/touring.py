@@ -15,7 +15,6 @@ tournament's summary (``{"k": "tournament"}``, for everyone) and a pairing
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from doublesix.server import tournament_sql
 from doublesix.server.account_lists import BLOCKS
@@ -33,6 +32,7 @@ from doublesix.server.tournaments import (
     Tournament,
     TournamentIn,
     groups,
+    needs_operator,
     new_tournament,
     table_of,
 )
@@ -80,17 +80,21 @@ class Touring:
         return await self.detail(tournament_id, player)
 
     async def cancel(self, tournament_id: str, who: Guest | None) -> JSON:
-        """Its creator before the start, an operator any time (an operator's act is logged
-        in the operators' log, about its creator)."""
+        """Its creator before the start, an operator any time. An operator's act — a cancel
+        that needs an operator (``tournaments.needs_operator``) — is logged in the operators'
+        log, about its creator; an operator cancelling their own before its start acts as its
+        creator, as anyone may, and is not logged."""
         player = account_of(who, "cancel a tournament")
-        was = await tournament_sql.cancel(self.store, tournament_id, player.id, player.operator)
-        cancelled = replace(was, status=Status.CANCELLED)
-        as_creator = was.creator == player.id and was.status == Status.UPCOMING
-        if not as_creator:  # an operator's act
-            shown = await tournament_sql.summary(self.store, cancelled, self.settings.clock())
+        now = self.settings.clock()
+        was = await tournament_sql.cancel(
+            self.store, tournament_id, player.id, player.operator, now
+        )
+        cancelled = await self._get(tournament_id)
+        if needs_operator(was, player.id):
+            shown = await tournament_sql.summary(self.store, cancelled, now)
             await write(
                 self.store,
-                self.settings.clock(),
+                now,
                 player.name,
                 Act.TOURNAMENT,
                 shown["creator"],

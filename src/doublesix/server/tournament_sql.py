@@ -43,6 +43,8 @@ from doublesix.server.tournaments import (
     Tournament,
     Withdrawn,
     absent,
+    ended_by_cancel,
+    needs_operator,
     scored,
     standing_key,
 )
@@ -69,6 +71,7 @@ def _tournament(row: Any) -> Tournament:
         starts_at=row.starts_at,
         ends_at=row.ends_at,
         created_at=row.created_at,
+        ended_at=row.ended_at,
     )
 
 
@@ -197,23 +200,25 @@ async def withdraw(store: SqlStore, tournament_id: str, player_id: str) -> Tourn
     return tournament
 
 
-async def cancel(store: SqlStore, tournament_id: str, player_id: str, operator: bool) -> Tournament:
-    """Cancel it: its creator before its start, an operator any time before its end (403
-    ``not_yours``, 409 ``started``, 409 ``tournament_over``). Games being played finish
-    and count; nothing more is paired. The tournament as it was before."""
+async def cancel(
+    store: SqlStore, tournament_id: str, player_id: str, operator: bool, now: float
+) -> Tournament:
+    """Cancel it at ``now``: its creator before its start, an operator any time before its
+    end (``tournaments.needs_operator``; 403 ``not_yours``, 409 ``started``, 409
+    ``tournament_over``). Games being played finish and count; nothing more is paired. It
+    ended then (``ended_at``). The tournament as it was before."""
     async with store.writing() as conn:
         tournament = await _lock(conn, store, tournament_id)
         if tournament.status in OVER:
             raise over(tournament)
-        if not operator:
+        if not operator and needs_operator(tournament, player_id):
             if tournament.creator != player_id:
                 raise CommandError("not_yours", "only its creator cancels a tournament", status=403)
-            if tournament.status != Status.UPCOMING:
-                raise CommandError(
-                    "started", "a tournament is cancelled before its start", status=409
-                )
+            raise CommandError("started", "a tournament is cancelled before its start", status=409)
         await conn.execute(
-            T.update().where(T.c.id == tournament_id).values(status=Status.CANCELLED.value)
+            T.update()
+            .where(T.c.id == tournament_id)
+            .values(status=Status.CANCELLED.value, ended_at=ended_by_cancel(tournament, now))
         )
     return tournament
 
@@ -229,14 +234,16 @@ async def advance(
     store: SqlStore, due: Sequence[tuple[str, Status, Status]], now: float
 ) -> list[str]:
     """Move each ``(id, from, to)`` of ``due`` on if it is still at ``from`` (a conditional
-    UPDATE: any process may, once); the ids this call moved."""
+    UPDATE: any process may, once); the ids this call moved. A finished one ended at its
+    ``ends_at`` (``ended_at``), whenever a sweep saw it."""
     moved = []
     async with store.writing() as conn:
         for tournament_id, was, to in due:
+            values: dict[str, Any] = {"status": to.value}
+            if to == Status.FINISHED:
+                values["ended_at"] = T.c.ends_at
             done = await conn.execute(
-                T.update()
-                .where(T.c.id == tournament_id, T.c.status == was.value)
-                .values(status=to.value)
+                T.update().where(T.c.id == tournament_id, T.c.status == was.value).values(**values)
             )
             if done.rowcount == 1:
                 moved.append(tournament_id)
@@ -524,6 +531,7 @@ async def _summary(
         "status": tournament.status.value,
         "starts_at": tournament.starts_at,
         "ends_at": tournament.ends_at,
+        "ended_at": tournament.ended_at,
         "entrants": len(entrants),
         "playing": playing or 0,
         "leader": leader,
@@ -539,8 +547,9 @@ async def summary(store: SqlStore, tournament: Tournament, now: float) -> JSON:
 
 async def listing(store: SqlStore, now: float) -> JSON:
     """``{"upcoming", "running", "finished"}``: the summaries of the ``CURRENT_SHOWN``
-    tournaments to come and running that start soonest, and of the latest ``FINISHED_SHOWN``
-    finished or cancelled."""
+    tournaments to come and running that start soonest, and of the ``FINISHED_SHOWN``
+    finished or cancelled that ended last (``ended_at``: a cancelled one when it was
+    cancelled)."""
     over = [s.value for s in OVER]
     async with store.engine.connect() as conn:
         current = (
@@ -555,7 +564,7 @@ async def listing(store: SqlStore, now: float) -> JSON:
             await conn.execute(
                 sa.select(T)
                 .where(T.c.status.in_(over))
-                .order_by(T.c.ends_at.desc())
+                .order_by(T.c.ended_at.desc(), T.c.id)
                 .limit(FINISHED_SHOWN)
             )
         ).all()

@@ -126,6 +126,22 @@ class Tournament:
     starts_at: float
     ends_at: float
     created_at: float
+    ended_at: float | None = None
+    """When it ended (None before): ``ends_at`` once finished, the moment it was cancelled
+    (``ended_by_cancel``) once cancelled."""
+
+
+def needs_operator(tournament: Tournament, player_id: str) -> bool:
+    """Whether ``player_id`` cancelling ``tournament`` needs an operator: any cancel but its
+    creator's before its start, which any account may make of its own (an operator's too:
+    then it is the creator's act, not an operator's, and the operators' log leaves it out)."""
+    return not (tournament.creator == player_id and tournament.status == Status.UPCOMING)
+
+
+def ended_by_cancel(tournament: Tournament, now: float) -> float:
+    """When a tournament cancelled at ``now`` ended: then, or at its end if that came first
+    (its status not yet moved on by a sweep)."""
+    return min(now, tournament.ends_at)
 
 
 def _refuse(code: str, message: str, field: str) -> CommandError:

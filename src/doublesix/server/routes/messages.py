@@ -32,7 +32,7 @@ async def send(
     """The message kept, as the thread shows it; its recipient's lobby sockets are told."""
     if who is None:
         raise messages.refused(messages.Refusal.NO_ACCOUNT, "log in to write to players")
-    sent = await messages.send(sql_store(srv), who, body, srv.settings.clock(), room.writers)
+    sent = await messages.send(sql_store(srv), who, body, srv.settings.clock(), room.limits)
     room.message_sent(sent)
     return sent.message
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from limits import parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
+from limits import RateLimitItemPerMinute
 
 from doublesix.server.deps import GuestDep, MaybeGuest, Server, ServerDep, not_found, table_of
 from doublesix.server.errors import CommandError
@@ -21,8 +19,10 @@ from doublesix.server.lobby import (
     presets_json,
     table_json,
 )
+from doublesix.server.player_limits import PlayerLimits
 from doublesix.server.remote import TableLink
 from doublesix.server.requests import Describe
+from doublesix.server.routes.challenges import LobbyDep
 from doublesix.server.routes.ratings import check_rated_seat, table_rated
 from doublesix.table import commands
 from doublesix.table.model import Table, TableStatus
@@ -34,12 +34,11 @@ FINISHED_LISTED = 50
 UNFINISHED = (TableStatus.OPEN, TableStatus.PLAYING)
 TABLES_AT_ONCE = 5
 """Tables a guest may have created and not finished at once."""
-CREATIONS = parse("10/minute")
-"""Tables a guest may create per window."""
-_creations = MovingWindowRateLimiter(MemoryStorage())
+CREATIONS = RateLimitItemPerMinute(10, namespace="tables")
+"""Tables a guest may create per window (the site's count: ``player_limits``)."""
 
 
-def check_quota(srv: Server, guest_id: str) -> None:
+async def check_quota(srv: Server, limits: PlayerLimits, guest_id: str) -> None:
     """Refuse a guest over ``TABLES_AT_ONCE`` unfinished tables or ``CREATIONS`` (429)."""
     unfinished = sum(
         1
@@ -52,7 +51,7 @@ def check_quota(srv: Server, guest_id: str) -> None:
             f"a guest has {TABLES_AT_ONCE} unfinished tables at most; finish one first",
             status=429,
         )
-    if not _creations.hit(CREATIONS, "tables", guest_id):
+    if not await limits.hit(CREATIONS, guest_id):
         raise CommandError(
             "too_many_tables",
             f"a guest creates {CREATIONS.amount} tables a minute at most",
@@ -83,11 +82,13 @@ async def tables(srv: ServerDep, who: MaybeGuest) -> dict[str, list[dict[str, An
 
 
 @router.post("/tables")
-async def create_table(body: TableIn, srv: ServerDep, creator: GuestDep) -> dict[str, Any]:
+async def create_table(
+    body: TableIn, srv: ServerDep, room: LobbyDep, creator: GuestDep
+) -> dict[str, Any]:
     settings = srv.settings
     if body.rated:
         await check_rated_seat(srv, creator.id)
-    check_quota(srv, creator.id)
+    await check_quota(srv, room.limits, creator.id)
     host = await srv.manager.create(new_table(body, creator, settings.clock(), settings.new_seed()))
     described: Table = await host.submit(Describe())
     token = described.seats[0].token

@@ -15,6 +15,7 @@ const shown = new Map(); // challenge id -> {node, challenge, received, timer}
 const refused = new Set(); // ids of the muted challengers' challenges, declined unseen
 let ctx = null;
 let savedTitle = null;
+let busy = () => false; // whether accepting would walk out on a game of ours (setChallengeBusy)
 
 /** Show the challenges the lobby socket tells of: those open at its `welcome`, then each one
  * made, answered or ended; accepted, both go to the table. `context`: you() ({name, account}
@@ -32,6 +33,13 @@ export function startChallenges(context) {
       savedTitle = null;
     }
   });
+}
+
+/** `fn()`: whether the reader is busy (a page where they hold a seat in a game not over):
+ * a challenge's Accept is then disabled, with why, until `fn()` says otherwise; Decline
+ * works. */
+export function setChallengeBusy(fn) {
+  busy = fn;
 }
 
 function box() {
@@ -314,6 +322,8 @@ function tick(entry) {
   const n = entry.node.querySelector('.countdown');
   if (n) tx(n, 'lobby.challenge.seconds', { count: left });
   if (left <= 0) drop(entry.challenge.id);
+  const accept = entry.node.querySelector('button.accept');
+  if (accept && accept.disabled !== busy()) renderToast(entry); // the game ended, or began
 }
 
 function renderToast(entry) {
@@ -339,11 +349,13 @@ function renderToast(entry) {
   } else if (!mineAnswer) {
     const a = el('button', 'lobby.challenge.accept', {}, 'primary small accept');
     a.type = 'button';
+    a.disabled = busy();
     a.addEventListener('click', () => answer(c, 'accept'));
     const d = el('button', 'lobby.challenge.decline', {}, 'small decline');
     d.type = 'button';
     d.addEventListener('click', () => answer(c, 'decline'));
     buttons.append(a, d);
+    if (a.disabled) node.appendChild(el('p', 'lobby.challenge.busy', {}, 'busy-note'));
   }
   node.appendChild(buttons);
 }

@@ -5,6 +5,7 @@ import { chatLine, isMuted, onMutedChange, removedLine, renderMuted, setMuted } 
 import { clear, setRulesPreset, startPage, toast } from './common.js';
 import { playerName, roster } from './describe.js';
 import { el, lit, onLanguage, tx } from './i18n.js';
+import { startNotices } from './notices.js';
 import { playerLink } from './ratings.js';
 import { moveList, recordSummary, viewer } from './replayer.js';
 import { reviewPanel } from './review.js';
@@ -13,6 +14,7 @@ const gameId = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1
 
 async function main() {
   await startPage('title.game');
+  startNotices();
   document.getElementById('upload').remove();
   tx(document.getElementById('title'), 'game.title');
   let record;

@@ -1,7 +1,7 @@
 // The header's link to the inbox, with the count of unread private messages (docs/protocol.md,
 // "Private messages"), for an account only. Read as a page opens and when who we are changes;
-// the pages with a lobby socket (the lobby, the inbox) keep it live from its `message` frames
-// (`showUnread`); the others show the count of their load.
+// every page keeps it live from its lobby socket's `message` frames (`showUnread`): the lobby's
+// and the inbox's own, the personal one of the others (notices.js).
 import { get, me } from './api.js';
 import { el, lit, tattr } from './i18n.js';
 

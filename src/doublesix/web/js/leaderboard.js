@@ -3,6 +3,7 @@ import { ApiError, get } from './api.js';
 import { clear, startPage, toast } from './common.js';
 import { findPlayerCard } from './find_player.js';
 import { el, lit } from './i18n.js';
+import { startNotices } from './notices.js';
 import { VARIANTS, dataTable, pathKey, playerLink, ratingText } from './ratings.js';
 
 const variant = pathKey();
@@ -60,6 +61,7 @@ function render(main, board) {
 
 async function main() {
   await startPage('rating.leaderboard_title');
+  startNotices();
   const root = document.getElementById('leaderboard');
   let board;
   try {

@@ -1,9 +1,12 @@
 // The lobby socket (/ws/lobby, docs/protocol.md "The lobby"): who is online, challenges and
-// the lobby's chat, pushed by the server; it comes back by itself after a drop.
+// the lobby's chat, pushed by the server; it comes back by itself after a drop. A page without
+// the lobby opens the personal one instead (`only: 'me'`, /ws/lobby?only=me: its player's
+// challenges and private messages only; notices.js).
 const handlers = new Map();
 let socket = null;
 let retry = 0;
 let timer = null;
+let mode = null; // the options of the page's socket ({} or {only: 'me'}); null: none opened
 
 const ACCOUNT_CLOSED = 4410; // the server closed the socket: our account is closed
 
@@ -25,14 +28,18 @@ function emit(type, frame) {
   }
 }
 
-export function connectLobby() {
+/** Open the page's lobby socket, closing the one open: the lobby's, or with `{only: 'me'}` the
+ * personal one. The mode is kept: a drop, or a change of who we are, opens the same again. */
+export function connectLobby(options = mode || {}) {
+  mode = options;
   clearTimeout(timer);
   if (socket) {
     socket.onclose = null;
     socket.close();
   }
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  const ws = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+  const only = mode.only ? `?only=${encodeURIComponent(mode.only)}` : '';
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/lobby${only}`);
   socket = ws;
   ws.onmessage = (ev) => {
     let frame;
@@ -51,7 +58,7 @@ export function connectLobby() {
     // The session ended with the account: the next socket is whoever the browser is now.
     if (ev.code === ACCOUNT_CLOSED) emit('account_closed', {});
     retry = Math.min(retry + 1, 6);
-    timer = setTimeout(connectLobby, 500 * 2 ** retry);
+    timer = setTimeout(() => connectLobby(), 500 * 2 ** retry);
   };
 }
 
@@ -63,5 +70,7 @@ export function sendLobby(frame) {
 }
 
 // Whoever changes who we are (a name, a log-in, a log-out) says so with this event:
-// the socket comes again with the new cookie.
-document.addEventListener('ds:me', () => connectLobby());
+// the socket the page opened comes again with the new cookie.
+document.addEventListener('ds:me', () => {
+  if (mode) connectLobby();
+});

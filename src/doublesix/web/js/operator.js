@@ -8,6 +8,7 @@
 import { ApiError, get, post } from './api.js';
 import { clear, moreButton, startPage, toast } from './common.js';
 import { currentLanguage, el, lit, onLanguage, tattr } from './i18n.js';
+import { startNotices } from './notices.js';
 import { playerLink } from './ratings.js';
 
 const SILENCES = [[1, 'operator.for_hour'], [24, 'operator.for_day'], [168, 'operator.for_week'], [null, 'operator.until_lifted']];
@@ -432,6 +433,7 @@ function render() {
 
 async function main() {
   await startPage('title.operator');
+  startNotices();
   onLanguage(render);
   await load();
 }

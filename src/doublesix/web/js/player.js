@@ -5,6 +5,7 @@ import { clear, moreButton, startPage, toast } from './common.js';
 import { botName } from './describe.js';
 import { findPlayerCard } from './find_player.js';
 import { followButton, followingCard, loadFollowing } from './follow.js';
+import { startNotices } from './notices.js';
 import { presenceLine } from './player_presence.js';
 import { reportButton } from './report.js';
 import { currentLanguage, el, lit, tattr } from './i18n.js';
@@ -312,6 +313,7 @@ function drawGames(box, player, games, more, filter) {
 
 async function main() {
   await startPage('rating.player_title');
+  startNotices();
   const root = document.getElementById('player');
   let page;
   try {

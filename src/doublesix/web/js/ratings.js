@@ -1,5 +1,7 @@
 // What the leaderboard and the player pages share: variant names, ratings as shown.
-import { el, lit } from './i18n.js';
+import { el, lit, tattr } from './i18n.js';
+
+const ERASED = /^erased-[0-9a-f]{6}$/;
 
 export const VARIANTS = ['draw', 'block', 'kozel', 'vog-talon', 'vog-block', 'vog-goat'];
 
@@ -31,8 +33,20 @@ export function dataTable(heads, rows, cls) {
   return table;
 }
 
-/** A link to a player's page, the name as it is. */
+/** Whether `name` is an erased account's pseudonym: "erased-" and 6 hex digits
+ * (docs/protocol.md, `POST /api/account/erase`; a name nobody may take), which has no page. */
+export function erasedName(name) {
+  return typeof name === 'string' && ERASED.test(name);
+}
+
+/** A link to a player's page, the name as it is; an erased account's pseudonym, which has no
+ * page, is plain text that says so on hover. Every player's name the pages link goes here. */
 export function playerLink(name) {
+  if (erasedName(name)) {
+    const span = lit('span', name, 'erased-name');
+    tattr(span, 'title', 'player.erased_title');
+    return span;
+  }
   const a = lit('a', name);
   a.href = `/player/${encodeURIComponent(name)}`;
   return a;

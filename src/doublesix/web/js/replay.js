@@ -3,6 +3,7 @@
 import { ApiError, post } from './api.js';
 import { clear, setRulesPreset, startPage, toast } from './common.js';
 import { el, onLanguage, tx } from './i18n.js';
+import { startNotices } from './notices.js';
 import { moveList, recordSummary, viewer } from './replayer.js';
 import { reviewPanel } from './review.js';
 
@@ -51,6 +52,7 @@ async function load(file) {
 
 async function main() {
   await startPage('title.replay');
+  startNotices();
   tx(document.getElementById('title'), 'replay.title');
   const up = document.getElementById('upload');
   up.appendChild(el('p', 'replay.intro'));

@@ -6,6 +6,7 @@ import { get } from './api.js';
 import { drawLine } from './board.js';
 import { clear, setRulesPreset, startPage } from './common.js';
 import { el, initI18n, LANGUAGES, lit, onLanguage, t, tx } from './i18n.js';
+import { startNotices } from './notices.js';
 import { SVG_NS, tileSVG } from './tiles.js';
 
 const VOG = ['vog-talon', 'vog-block', 'vog-goat', 'international', 'international-2'];
@@ -284,6 +285,7 @@ async function main() {
     }
   }
   await startPage('title.rules');
+  startNotices();
   if (urlLang && document.documentElement.lang !== urlLang) await initI18n(urlLang);
   const presets = await presetList();
   const info = presets.find((p) => p.name === parts[2]) || presets.find((p) => p.name === 'kozel') || presets[0];

@@ -1,9 +1,11 @@
 // The table page: wires its parts together (js/table/): the socket and the state, the felt,
 // our hand and its controls, the side with the score pad and the chat, and the round-end and
-// game-end cards (with the rematch).
+// game-end cards (with the rematch); and the player's challenges and messages (notices.js).
 import { ApiError, get, seatAt } from './api.js';
+import { setChallengeBusy } from './challenge.js';
 import { setRulesPreset, sortBots, startPage, toast } from './common.js';
 import { has, onLanguage, tattr, tx } from './i18n.js';
+import { startNotices } from './notices.js';
 import { heard, muteSwitch, updateTitle } from './table/attention.js';
 import { renderCard } from './table/cards.js';
 import { chatFromView, chatPanel, chatRefused, heardChat, renderChat, restoredChat, unheardChat } from './table/chat.js';
@@ -17,7 +19,7 @@ import { announce, clearNotes } from './table/notes.js';
 import { followRematch } from './table/rematch.js';
 import { loadRatings } from './table/seat_ratings.js';
 import { renderLog, renderPad } from './table/side.js';
-import { $, movesFor, painter, seatCount, state, tableId } from './table/state.js';
+import { $, movesFor, painter, seatCount, seatedInPlay, state, tableId } from './table/state.js';
 import { seenTournamentView, showTournament } from './table/tournament.js';
 import { joinWith, rejoin, showMissing, showUnreachable, standRefused, tableChanged, unseated, waitForPlayers } from './table/waiting.js';
 
@@ -151,6 +153,8 @@ function scoresDrawer() {
 
 async function main() {
   await startPage('title.table');
+  setChallengeBusy(seatedInPlay); // accepting would walk out on our game: not until it is over
+  startNotices();
   quickSwitch();
   tx($('quick-label'), 'table.quick');
   tx($('pad-toggle'), 'table.scores');

@@ -3,7 +3,7 @@
 // link to its page, and the latest finished ones; read whole when the lobby socket opens, then
 // kept live by its `tournament` frames (a summary each). An account creates one here: a form
 // with the name, the game (every preset with its player counts), single rounds or whole
-// games, how long it lasts, when it starts, rated or not, and the turn timer.
+// games to a target, how long it lasts, when it starts, rated or not, and the turn timer.
 import { ApiError, get, post } from './api.js';
 import { clear, PRESETS } from './common.js';
 import { el, lit, onLanguage, t, tattr, tx } from './i18n.js';
@@ -13,6 +13,9 @@ import { clockText, countdownOf, gameLabel, secondsTo, skewOf, targetText } from
 const MINUTES = [5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 240];
 const STARTS = [0, 1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440];
 const TIMERS = [15, 30, 60, 120];
+// Whole games' targets: the challenge dialog's, the server's suggested (`/api/presets`'s
+// options.target); the server checks a target as a table's (1 to 10,000, or 'round').
+const TARGETS = [50, 100, 150];
 const FINISHED_SHOWN = 3;
 const SHOWN = 20; // of each of the upcoming and the running
 
@@ -61,8 +64,10 @@ function changed(summary) {
   skew = skewOf(summary.now);
   for (const kind of Object.keys(lists)) lists[kind] = lists[kind].filter((x) => x.id !== summary.id);
   const kind = summary.status === 'cancelled' ? 'finished' : summary.status;
-  if (kind === 'finished') lists.finished.unshift(summary); // the latest first
-  else if (kind in lists) {
+  if (kind === 'finished') {
+    lists.finished.unshift(summary); // the latest ended first (a cancelled one: when it was)
+    lists.finished.sort((a, b) => (Number(b.ended_at) || 0) - (Number(a.ended_at) || 0));
+  } else if (kind in lists) {
     lists[kind].push(summary);
     const at = kind === 'upcoming' ? 'starts_at' : 'ends_at'; // the soonest first
     lists[kind].sort((a, b) => a[at] - b[at]);
@@ -167,6 +172,12 @@ function presetTarget(preset, players) {
   return d && typeof d.target === 'number' ? d.target : 100;
 }
 
+/** The targets a whole game of `preset` may be played to here: the suggested ones and the
+ * preset's own, smallest first. */
+function targets(preset, players) {
+  return [...new Set([...TARGETS, presetTarget(preset, players)])].sort((a, b) => a - b);
+}
+
 function field(labelKey, control, name) {
   const wrap = document.createElement('div');
   wrap.className = 'field';
@@ -230,10 +241,11 @@ function drawForm() {
     form.kind = v;
     drawForm();
   }), 'preset'));
-  const target = presetTarget(...kind);
+  const choices = targets(...kind);
+  if (form.target !== 'round' && !choices.includes(Number(form.target))) form.target = 'round';
   grid.appendChild(field('tournament.form.target', select('tournament-target', [
     ['round', 'tournament.form.rounds'],
-    ['game', 'tournament.form.games', { target }],
+    ...choices.map((target) => [target, 'tournament.form.games', { target }]),
   ], form.target, (v) => {
     form.target = v;
   }), 'options.target'));
@@ -289,7 +301,7 @@ function drawForm() {
       name: (form.name.trim() || defaultName()).slice(0, 40),
       preset,
       players,
-      options: { target: form.target === 'round' ? 'round' : presetTarget(preset, players) },
+      options: { target: form.target === 'round' ? 'round' : Number(form.target) },
       timer: form.timer,
       rated: form.rated,
       starts_in: form.starts,

@@ -6,16 +6,14 @@
 import { toast } from '../common.js';
 import { el, tattr, tx } from '../i18n.js';
 import { send } from './connection.js';
-import { $, mySeat, state } from './state.js';
+import { $, mySeat, seatedInPlay, state } from './state.js';
 
 const WAIT_MS = 5000;
 let leaving = null; // the timer that gives up waiting for the server's word
 
 /** The Leave button: shown to a seated player while the game is on. */
 export function renderLeave() {
-  const v = state.view;
-  const on = mySeat() !== null && v && (v.status === 'playing' || v.status === 'round_over');
-  $('leave').classList.toggle('hidden', !on);
+  $('leave').classList.toggle('hidden', !seatedInPlay());
 }
 
 export function leaveButton() {

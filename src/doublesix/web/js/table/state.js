@@ -58,6 +58,12 @@ export function mySeat() {
   return state.seat === null || state.seat === undefined ? null : state.seat;
 }
 
+/** Whether we hold a seat in a game not over: going elsewhere would walk out on it. */
+export function seatedInPlay() {
+  const v = state.view;
+  return mySeat() !== null && !!v && (v.status === 'playing' || v.status === 'round_over');
+}
+
 /** Where a seat sits on screen: bottom (us), then clockwise left, top, right. */
 export function positionOf(seat) {
   const n = seatCount();

@@ -1,0 +1,171 @@
+"""Challenges and private messages reach a player on any page of the site, not only on the
+lobby's (the personal lobby socket, js/notices.js): a challenge sent to a player watching a
+table, and its acceptance to a challenger gone to watch one, seat both at the new table; a
+player seated in a game not over may decline a challenge but accepts it only once the game
+is over; a message to a player on the leaderboard bumps the header's badge and shows a toast
+that links the thread. The picture of a challenge over a table for the README
+(``docs/challenge-anywhere.png``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .browser_helpers import as_guest, create_table, person_name, play_until, register
+from .conftest import serve
+
+PASSWORD = "double six tiles"
+BUSY = "Finish your game first: accepting would leave it."
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of this module's own: its picture shows this test's players, under plain
+    names."""
+    yield from serve(tmp_path_factory.mktemp("notices"), "--no-limits")
+
+
+def open_with_notices(page: Any, path: str) -> None:
+    """Open ``path`` and wait until its personal lobby socket has had the server's welcome:
+    from then on a frame for the player reaches the page."""
+    welcomed: list[str] = []
+
+    def watch(ws: Any) -> None:
+        if ws.url.endswith("/ws/lobby?only=me"):
+            ws.on(
+                "framereceived",
+                lambda f: welcomed.append(str(f)) if '"welcome"' in str(f) else None,
+            )
+
+    page.on("websocket", watch)
+    page.goto(path)
+    while not welcomed:
+        page.wait_for_timeout(50)
+
+
+def seat_held(page: Any) -> Any:
+    """The seat this browser keeps for the table its page shows."""
+    table_id = page.url.split("/table/")[1].split("?")[0]
+    return page.evaluate("(id) => JSON.parse(localStorage.getItem('ds_token_' + id))", table_id)
+
+
+def test_a_challenge_reaches_a_watcher_and_its_acceptance_a_challenger_gone_watching(
+    new_context: Any, screenshots: Path
+) -> None:
+    """Cleo plays a bot; Ben watches her table. Anna challenges him from the lobby and goes to
+    watch the same table while she waits: Ben's page shows the toast, he accepts, and both
+    land seated at the new table."""
+    anna, ben, cleo = (new_context().new_page() for _ in range(3))
+    as_guest(cleo, "Cleo")  # the module's first test, on its own server: plain names
+    watched = create_table(cleo, "draw", 2, seat_1="bot:random")
+    cleo.wait_for_selector("#hand .hand-tile")
+    as_guest(anna, "Anna")
+    as_guest(ben, "Ben")
+    open_with_notices(ben, f"/table/{watched}")
+    ben.locator("#board *").first.wait_for(state="attached")  # watching: no seat of his
+
+    row = anna.locator('#online .online-row[data-player="Ben"]')
+    row.locator(".status.free").wait_for()  # watching is not playing
+    row.locator(".challenge-button").click()
+    anna.wait_for_selector("#challenge-dialog[open]")
+    anna.select_option("#challenge-preset", "draw")
+    anna.click("#challenge-send")
+    anna.wait_for_selector(".challenge-toast.outgoing")
+    anna.goto(f"/table/{watched}")
+    anna.locator(".challenge-toast.outgoing").wait_for()  # still waiting, on this page too
+
+    toast = ben.locator(".challenge-toast.incoming")
+    toast.wait_for()
+    assert "Anna challenges you: Draw" in toast.inner_text()
+    assert toast.locator(".countdown").inner_text().endswith("s")
+    accept = toast.locator("button.accept")
+    assert accept.is_enabled() and toast.locator(".busy-note").count() == 0  # he only watches
+    ben.wait_for_timeout(300)  # the felt settles under the toast
+    ben.screenshot(path=str(screenshots / "challenge-anywhere.png"))
+    accept.click()
+
+    for page in (anna, ben):
+        page.wait_for_url(lambda url: "/table/" in url and watched not in url)
+    assert anna.url == ben.url
+    for page, seat in ((anna, 0), (ben, 1)):
+        page.wait_for_selector("#hand .hand-tile")
+        assert seat_held(page)["seat"] == seat
+
+
+def test_a_player_in_a_game_not_over_declines_and_accepts_only_once_it_is_over(
+    new_context: Any,
+) -> None:
+    a_name, b_name = person_name("Anna"), person_name("Ben")
+    anna, ben = new_context().new_page(), new_context().new_page()
+    as_guest(anna, a_name)
+    as_guest(ben, b_name)
+    playing = create_table(ben, "block", 2, target="round")  # one round against a bot
+    ben.wait_for_selector("#hand .hand-tile")
+
+    def challenge() -> Any:
+        """Anna's challenge, sent as the lobby's Challenge would have been a moment ago
+        (the lobby offers none to a seated player; a challenge sent before he sat down
+        reaches him seated)."""
+        made = anna.request.post("/api/challenges", data={"to": [b_name], "preset": "draw"})
+        assert made.ok, made.text()
+        toast = ben.locator(".challenge-toast.incoming")
+        toast.wait_for()
+        return toast
+
+    toast = challenge()
+    assert toast.locator("button.accept").is_disabled()
+    assert toast.locator(".busy-note").inner_text() == BUSY
+    toast.locator("button.decline").click()
+    anna.locator(".challenge-toast.note", has_text=f"{b_name} declined the challenge.").wait_for()
+    toast.wait_for(state="detached")
+    assert ben.url.endswith(f"/table/{playing}")  # still at his game
+
+    toast = challenge()
+    assert toast.locator("button.accept").is_disabled()
+    play_until(ben, lambda: ben.locator("#game-end").count() > 0, circles=False, limit=45)
+    toast.locator("button.accept:enabled").wait_for()  # the game is over: nothing to leave
+    assert toast.locator(".busy-note").count() == 0
+    toast.locator("button.accept").click()
+    for page in (anna, ben):
+        page.wait_for_url(lambda url: "/table/" in url and playing not in url)
+    assert anna.url == ben.url
+    assert seat_held(ben)["seat"] == 1
+
+
+def badge(page: Any) -> Any:
+    return page.locator("#inbox-link .unread-badge")
+
+
+def test_a_message_to_a_player_on_the_leaderboard_bumps_the_badge_and_links_the_thread(
+    new_context: Any,
+) -> None:
+    a_name, b_name = person_name("Anna"), person_name("Ben")
+    anna, ben = new_context().new_page(), new_context().new_page()
+    register(anna, a_name, PASSWORD)
+    register(ben, b_name, PASSWORD)
+    open_with_notices(ben, "/leaderboard/draw")
+    badge(ben).wait_for(state="attached")
+    assert badge(ben).is_hidden()
+    elsewhere = anna.context.new_page()  # another tab of Anna's, on a player's page
+    open_with_notices(elsewhere, f"/player/{b_name}")
+
+    sent = anna.request.post("/api/messages", data={"to": b_name, "text": "rematch at 8?"})
+    assert sent.ok, sent.text()
+    link = ben.locator("#toasts .message-toast a.message-link")
+    link.wait_for()
+    assert link.inner_text() == f"New message from {a_name}"
+    assert link.get_attribute("href") == f"/inbox/{a_name}"
+    badge(ben).wait_for()
+    assert badge(ben).inner_text() == "1"
+    link.click()
+    ben.wait_for_url(f"**/inbox/{a_name}")
+    said = ben.locator("#thread .message.theirs .message-text")
+    said.wait_for()
+    assert said.inner_text() == "rematch at 8?"
+
+    elsewhere.wait_for_timeout(500)  # her own message, from another tab: no toast, no badge
+    assert elsewhere.locator(".message-toast").count() == 0
+    assert badge(elsewhere).is_hidden()
