@@ -1,10 +1,10 @@
 """Private messages end to end: two accounts in two browsers; Anna writes to Boris from his
-page ("Message"), Boris sees the header's badge and a toast at once in the lobby, reads the
-message in his inbox (an HTML payload shows as typed), answers, and Anna's open thread shows
-the answer live; Boris reports her message; once he mutes her, her next message is kept but
-never shown to him. "New message" in the inbox opens a thread with a player found, or says
-why not; a challenge reaches a player whose only page is the inbox. The inbox's pictures for
-the README (``docs/inbox.png``, ``docs/inbox-phone.png``)."""
+page ("Message"), Boris sees the header's badge and a toast that links the thread at once in
+the lobby, reads the message in his inbox (an HTML payload shows as typed), answers, and
+Anna's open thread shows the answer live; Boris reports her message; once he mutes her, her
+next message is kept but never shown to him. "New message" in the inbox opens a thread with
+a player found, or says why not; a challenge reaches a player whose only page is the inbox.
+The inbox's pictures for the README (``docs/inbox.png``, ``docs/inbox-phone.png``)."""
 
 from __future__ import annotations
 
@@ -82,7 +82,9 @@ def test_two_accounts_write_privately_and_live(new_context: Any, screenshots: Pa
     anna.locator("#thread").wait_for(state="attached")
     write(anna, PAYLOAD)
 
-    boris.locator(".toast", has_text="New message from Anna").wait_for()
+    toast = boris.locator("#toasts .message-toast a.message-link", has_text="New message from Anna")
+    toast.wait_for()
+    assert toast.get_attribute("href") == "/inbox/Anna"  # the thread, as on the other pages
     badge(boris).wait_for()
     assert badge(boris).inner_text() == "1"
     boris.click("#inbox-link")

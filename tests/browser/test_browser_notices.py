@@ -3,12 +3,14 @@ lobby's (the personal lobby socket, js/notices.js): a challenge sent to a player
 table, and its acceptance to a challenger gone to watch one, seat both at the new table; a
 player seated in a game not over may decline a challenge but accepts it only once the game
 is over; a message to a player on the leaderboard bumps the header's badge and shows a toast
-that links the thread. The picture of a challenge over a table for the README
-(``docs/challenge-anywhere.png``)."""
+that links the thread; a log-out closes the personal socket, and a log-in opens it again. The
+picture of a challenge over a table for the README (``docs/challenge-anywhere.png``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,73 @@ def open_with_notices(page: Any, path: str) -> None:
     page.goto(path)
     while not welcomed:
         page.wait_for_timeout(50)
+
+
+class PersonalSockets:
+    """The personal lobby sockets a page opens, from before it is opened: each one, whether it
+    is closed, and those the server welcomed."""
+
+    def __init__(self, page: Any) -> None:
+        self.opened: list[Any] = []
+        self.welcomed: list[Any] = []
+        page.on("websocket", self.watch)
+
+    def watch(self, ws: Any) -> None:
+        if ws.url.endswith("/ws/lobby?only=me"):
+            self.opened.append(ws)
+            ws.on("framereceived", lambda f: self.welcome(ws, f))
+
+    def welcome(self, ws: Any, frame: Any) -> None:
+        if '"welcome"' in str(frame):
+            self.welcomed.append(ws)
+
+    def open(self) -> list[Any]:
+        return [ws for ws in self.opened if not ws.is_closed()]
+
+
+class RelayedPersonalSockets:
+    """The personal lobby sockets a page opens, each relayed to the server by the test (which
+    may drop one): the server's welcomes, and those the page closed."""
+
+    def __init__(self, page: Any) -> None:
+        self.pairs: list[tuple[Any, Any]] = []  # the page's side, the server's
+        self.welcomes: list[dict[str, Any]] = []
+        self.closed: list[Any] = []
+        page.route_web_socket(lambda url: url.endswith("/ws/lobby?only=me"), self.relay)
+
+    def relay(self, page_side: Any) -> None:
+        server_side = page_side.connect_to_server()
+        server_side.on_message(lambda frame: self.from_server(page_side, frame))
+        page_side.on_close(lambda code, reason: self.page_closed(page_side, server_side))
+        self.pairs.append((page_side, server_side))
+
+    def from_server(self, page_side: Any, frame: str | bytes) -> None:
+        said = json.loads(frame)
+        if said["type"] == "welcome":
+            self.welcomes.append(said)
+        page_side.send(frame)
+
+    def page_closed(self, page_side: Any, server_side: Any) -> None:
+        self.closed.append(page_side)
+        server_side.close()
+
+    def drop(self, n: int) -> None:
+        """The ``n``th socket drops, as in a restart: both its sides are closed."""
+        for side in self.pairs[n]:
+            side.close()
+
+
+def until(page: Any, done: Callable[[], bool], what: str, seconds: float = 10) -> None:
+    """Let ``page`` run until ``done()``; fail after ``seconds``, saying ``what`` it waited for."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, f"{seconds} s without {what}"
+        page.wait_for_timeout(50)
+
+
+def who_changed(page: Any) -> None:
+    """Say on ``page`` that who we are changed, as the lobby's log-in and log-out do."""
+    page.evaluate("document.dispatchEvent(new CustomEvent('ds:me'))")
 
 
 def seat_held(page: Any) -> Any:
@@ -169,3 +238,59 @@ def test_a_message_to_a_player_on_the_leaderboard_bumps_the_badge_and_links_the_
     elsewhere.wait_for_timeout(500)  # her own message, from another tab: no toast, no badge
     assert elsewhere.locator(".message-toast").count() == 0
     assert badge(elsewhere).is_hidden()
+
+
+def test_a_log_out_closes_the_personal_socket_and_a_log_in_opens_it_again(
+    new_context: Any,
+) -> None:
+    """A visitor's personal socket would get nothing: logged out on his own player's page, Ben
+    keeps none open, not after a while either; logged in again, one opens and Anna's challenge
+    reaches it."""
+    a_name, b_name = person_name("Anna"), person_name("Ben")
+    anna, ben = new_context().new_page(), new_context().new_page()
+    as_guest(anna, a_name)
+    register(ben, b_name, PASSWORD)
+    sockets = PersonalSockets(ben)
+    open_with_notices(ben, f"/player/{b_name}")
+    assert len(sockets.open()) == 1
+
+    assert ben.request.delete("/api/session").ok  # the browser's cookies: logged out
+    who_changed(ben)
+    until(ben, lambda: not sockets.open(), "the personal socket closed")
+    ben.wait_for_timeout(2500)  # past the reconnections' first delays (1 s, 2 s)
+    assert sockets.open() == [] and len(sockets.opened) == 1  # none opened since
+
+    logged_in = ben.request.post("/api/session", data={"name": b_name, "password": PASSWORD})
+    assert logged_in.ok, logged_in.text()
+    who_changed(ben)
+    until(ben, lambda: len(sockets.welcomed) == 2, "a new personal socket welcomed")
+    assert sockets.open() == [sockets.welcomed[-1]]
+    made = anna.request.post("/api/challenges", data={"to": [b_name], "preset": "draw"})
+    assert made.ok, made.text()
+    toast = ben.locator(".challenge-toast.incoming")
+    toast.wait_for()
+    assert f"{a_name} challenges you: Draw" in toast.inner_text()
+
+
+def test_a_log_out_elsewhere_closes_the_personal_socket_at_its_next_welcome(
+    new_context: Any,
+) -> None:
+    """Ben logs out in another tab: his player's page does not hear of it, but when its
+    personal socket drops and comes again, the server's welcome names nobody, and the page
+    closes that socket and opens none after it."""
+    b_name = person_name("Ben")
+    ben = new_context().new_page()
+    register(ben, b_name, PASSWORD)
+    sockets = RelayedPersonalSockets(ben)
+    ben.goto(f"/player/{b_name}")
+    until(ben, lambda: len(sockets.welcomes) == 1, "the personal socket welcomed")
+    assert sockets.welcomes[0]["you"]["name"] == b_name
+
+    assert ben.request.delete("/api/session").ok  # the other tab's log-out: the same cookies
+    sockets.drop(0)
+    until(ben, lambda: len(sockets.welcomes) == 2, "the personal socket come again")
+    assert sockets.welcomes[1]["you"] is None
+    page_side = sockets.pairs[1][0]
+    until(ben, lambda: page_side in sockets.closed, "the page closing it")
+    ben.wait_for_timeout(2500)  # past the reconnections' first delays (1 s, 2 s)
+    assert len(sockets.pairs) == 2  # none opened since

@@ -12,7 +12,7 @@ from doublesix import Game, preset
 from doublesix.rules.record import game_record
 from doublesix.rules.view import seat_view
 
-from .server_helpers import AppFactory, TestClient, guest, new_table
+from .server_helpers import BOTH, AppFactory, TestClient, guest, new_table
 
 
 def test_guest_cookie(client: TestClient) -> None:
@@ -72,6 +72,22 @@ def test_create_needs_a_guest(client: TestClient) -> None:
     client.cookies.clear()
     r = client.post("/api/tables", json={"preset": "draw"})
     assert r.status_code == 401 and r.json()["error"]
+
+
+@BOTH
+def test_a_guest_has_five_unfinished_tables_at_most(client: TestClient) -> None:
+    """Open ones and those being played alike; another guest is counted apart."""
+    guest(client, "Anna")
+    waiting = {"preset": "draw"}
+    playing = {"preset": "draw", "seats": [{"kind": "human"}, {"kind": "bot"}]}
+    made = [client.post("/api/tables", json=body) for body in [waiting] * 3 + [playing] * 2]
+    assert [r.json()["status"] for r in made] == ["open"] * 3 + ["playing"] * 2
+    refused = client.post("/api/tables", json=waiting)
+    assert refused.status_code == 429, refused.text
+    assert refused.json()["code"] == "too_many_tables"
+    assert "5 unfinished tables" in refused.json()["error"]
+    guest(client, "Ben")
+    assert client.post("/api/tables", json=waiting).status_code == 200
 
 
 def test_create_join_and_start(client: TestClient) -> None:

@@ -3,7 +3,8 @@ with several processes: across two real ``doublesix serve`` processes on Postgre
 Redis, an account's 6th private message in 10 s, a player's 11th challenge in a minute,
 21st seek in a minute and 6th lobby message in 10 s, and a guest's 11th new table in a
 minute, are refused on the process that counted none of the others, and
-nothing of them is kept.
+nothing of them is kept; a guest's 6th unfinished table, 3 made on one process and 2 on the
+other, is refused on either (counted in the database).
 Two sites named on one Redis count apart, as do two limits of one rate. A Redis that does
 not answer, refusing or silent, leaves a process counting alone, and a send goes through
 when the site's Redis goes away mid-run. (Without Redis, the tests of each limit run on
@@ -114,24 +115,45 @@ def test_a_player_s_seeks_are_counted_by_the_site(site: Site, names: tuple[str, 
     assert refused.json()["code"] == "too_many_seeks"
 
 
+def test_a_guest_s_unfinished_tables_are_counted_by_the_site(
+    site: Site, names: tuple[str, str]
+) -> None:
+    """3 of a guest's tables made on one process, 2 on the other: the 6th is refused on
+    either (each runs fewer than ``TABLES_AT_ONCE`` of them)."""
+    one, two = site.start("--site", names[0]), site.start("--site", names[0])
+    anna = guest(one, "Anna")
+    browsers = anna, same_player(anna, two)  # one browser, on each process
+    for browser, made in zip(browsers, (3, 2), strict=True):
+        for _ in range(made):
+            created = browser.post("/api/tables", json={"preset": "draw"})
+            assert created.status_code == 200, created.text
+    for browser in browsers:
+        refused = browser.post("/api/tables", json={"preset": "draw"})
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["code"] == "too_many_tables"
+        assert f"{tables.TABLES_AT_ONCE} unfinished tables" in refused.json()["error"]
+    assert kept(site.db, schema.tables) == tables.TABLES_AT_ONCE
+
+
 def test_a_guest_s_new_tables_are_counted_by_the_site(names: tuple[str, str]) -> None:
-    """Each process holds fewer than ``TABLES_AT_ONCE`` of the guest's tables, so only the
-    site's count of ``CREATIONS`` a minute refuses the next one."""
+    """The site holds none of the guest's tables, so only the site's count of ``CREATIONS``
+    a minute refuses the next one."""
     require_services()
 
-    class Nothing:  # a process that runs no table of the guest's
-        manager = type("Manager", (), {"hosts": {}})()
+    class NoTables:  # a site's database with no table of the guest's
+        async def tables_created(self, creator: str, statuses: object) -> int:
+            return 0
 
     async def story() -> None:
         one, two = Redis.from_url(REDIS), Redis.from_url(REDIS)
         try:
             here = RedisPlayerLimits(one, Space.of(one, names[0]))
             there = RedisPlayerLimits(two, Space.of(two, names[0]))
-            srv: Any = Nothing()
+            store: Any = NoTables()
             for _ in range(tables.CREATIONS.amount):
-                await tables.check_quota(srv, here, "anna")
+                await tables.check_quota(store, here, "anna")
             with pytest.raises(CommandError) as refused:
-                await tables.check_quota(srv, there, "anna")
+                await tables.check_quota(store, there, "anna")
             assert refused.value.code == "too_many_tables"
             assert f"{tables.CREATIONS.amount} tables a minute" in str(refused.value)
         finally:

@@ -1,8 +1,11 @@
-"""The store: migrations make the schema, one writer per table, database URLs."""
+"""The store: migrations make the schema, one writer per table, a creator's tables counted,
+database URLs."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -349,6 +352,61 @@ def test_one_writer_per_table(backend: str, tmp_path: Path, request: pytest.Fixt
         await store.close()
 
     run_async(check())
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_creator_s_tables_are_counted_by_status_from_their_index(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """``tables_created``: the tables one player created of these statuses (a guest's
+    unfinished ones, ``routes/tables.py``), read from the index on (creator, status)."""
+    store = _store(backend, tmp_path, request)
+    made = {  # id: creator, status
+        "o1": ("g", TableStatus.OPEN),
+        "o2": ("g", TableStatus.OPEN),
+        "p": ("g", TableStatus.PLAYING),
+        "f": ("g", TableStatus.FINISHED),
+        "c": ("g", TableStatus.CLOSED),
+        "h": ("h", TableStatus.PLAYING),
+    }
+    unfinished = [TableStatus.OPEN, TableStatus.PLAYING]
+
+    async def check() -> tuple[list[int], str]:
+        await store.migrate()
+        for tid, (creator, status) in made.items():
+            seat = Seat(0, SeatKind.HUMAN, None, creator, "Anna", f"tok-{tid}")
+            table = dataclasses.replace(_table(), id=tid, creator=creator, status=status)
+            await store.add_table(dataclasses.replace(table, seats=[seat]))
+        counts = [await store.tables_created(who, unfinished) for who in ("g", "h", "nobody")]
+        plan = await plan_of(store, store.tables_created("g", unfinished))
+        await store.close()
+        return counts, plan
+
+    counts, plan = run_async(check())
+    assert counts == [3, 1, 0]
+    assert "ix_tables_creator_status" in plan, plan
+
+
+async def plan_of(store: SqlStore, asking: Awaitable[object]) -> str:
+    """The database's plan of the query that ``asking`` sends (PostgreSQL told to read an
+    index wherever it can: the test's few rows would be read one by one)."""
+    sent: list[tuple[str, Any]] = []
+
+    def heard(*args: Any) -> None:  # connection, cursor, statement, parameters, …
+        sent.append((args[2], args[3]))
+
+    sa.event.listen(store.engine.sync_engine, "before_cursor_execute", heard)
+    try:
+        await asking
+    finally:
+        sa.event.remove(store.engine.sync_engine, "before_cursor_execute", heard)
+    [(statement, parameters)] = sent
+    async with store.engine.connect() as conn:
+        if not store.sqlite:
+            await conn.exec_driver_sql("SET enable_seqscan = off")
+        explain = "EXPLAIN QUERY PLAN " if store.sqlite else "EXPLAIN "
+        rows = await conn.exec_driver_sql(explain + statement, parameters)
+        return "\n".join(str(row[-1]) for row in rows)
 
 
 def test_database_urls() -> None:

@@ -7,7 +7,8 @@ Alembic's migrations (``migrations/versions``) create exactly these tables;
 - ``tables``: a table's settings, ruleset and seed (its deals follow from
   the seed), and the summary of its log: status, the number of its last
   entry (``version``), the turn deadline, the scores and, once finished,
-  the game's result (winners, losers, scores).
+  the game's result (winners, losers, scores). Its ``creator`` and ``status`` are
+  indexed together: a guest's unfinished tables are counted site-wide (``routes/tables.py``).
 - ``seats``: who sits where, with the seat's secret token and, for a seat
   held for an invited player, its invitation code; once the game is
   finished, the seat's outcome (a player's page counts them).
@@ -68,6 +69,7 @@ tables = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False, index=True),
     sa.Column("tournament", sa.String(16), nullable=True),
+    sa.Index("ix_tables_creator_status", "creator", "status"),
 )
 
 seats = sa.Table(

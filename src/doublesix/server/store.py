@@ -113,6 +113,11 @@ class Store(Protocol):
         """Tables of these statuses, the most recently changed first."""
         ...
 
+    async def tables_created(self, creator: str, statuses: Sequence[str]) -> int:
+        """How many tables of these statuses ``creator`` created, whichever process runs
+        them."""
+        ...
+
     async def events(self, table_id: str, after: int = 0) -> list[Entry]:
         """The table's log entries numbered above ``after``, in order."""
         ...
@@ -286,6 +291,16 @@ class SqlStore:
 
     async def tables(self, statuses: Sequence[str], limit: int = 200) -> list[Table]:
         return await self._tables(schema.tables.c.status.in_(list(statuses)), limit=limit)
+
+    async def tables_created(self, creator: str, statuses: Sequence[str]) -> int:
+        t = schema.tables
+        counted = (
+            sa.select(sa.func.count())
+            .select_from(t)
+            .where(t.c.creator == creator, t.c.status.in_(list(statuses)))
+        )  # read from ix_tables_creator_status alone
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(counted)).scalar_one())
 
     async def _tables(self, where: sa.ColumnElement[bool], limit: int) -> list[Table]:
         t, s, k = schema.tables, schema.seats, schema.tournaments

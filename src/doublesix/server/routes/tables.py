@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from limits import RateLimitItemPerMinute
 
-from doublesix.server.deps import GuestDep, MaybeGuest, Server, ServerDep, not_found, table_of
+from doublesix.server.deps import GuestDep, MaybeGuest, ServerDep, not_found, table_of
 from doublesix.server.errors import CommandError
 from doublesix.server.lobby import (
     BotIn,
@@ -24,6 +24,7 @@ from doublesix.server.remote import TableLink
 from doublesix.server.requests import Describe
 from doublesix.server.routes.challenges import LobbyDep
 from doublesix.server.routes.ratings import check_rated_seat, table_rated
+from doublesix.server.store import Store
 from doublesix.table import commands
 from doublesix.table.model import Table, TableStatus
 
@@ -33,19 +34,15 @@ FINISHED_LISTED = 50
 """Finished tables the lobby lists, the newest first."""
 UNFINISHED = (TableStatus.OPEN, TableStatus.PLAYING)
 TABLES_AT_ONCE = 5
-"""Tables a guest may have created and not finished at once."""
+"""Tables a guest may have created and not finished at once (the site's count: the
+database's, whichever process runs each table)."""
 CREATIONS = RateLimitItemPerMinute(10, namespace="tables")
 """Tables a guest may create per window (the site's count: ``player_limits``)."""
 
 
-async def check_quota(srv: Server, limits: PlayerLimits, guest_id: str) -> None:
+async def check_quota(store: Store, limits: PlayerLimits, guest_id: str) -> None:
     """Refuse a guest over ``TABLES_AT_ONCE`` unfinished tables or ``CREATIONS`` (429)."""
-    unfinished = sum(
-        1
-        for host in srv.manager.hosts.values()
-        if host.table.creator == guest_id and host.table.status in UNFINISHED
-    )
-    if unfinished >= TABLES_AT_ONCE:
+    if await store.tables_created(guest_id, UNFINISHED) >= TABLES_AT_ONCE:
         raise CommandError(
             "too_many_tables",
             f"a guest has {TABLES_AT_ONCE} unfinished tables at most; finish one first",
@@ -88,7 +85,7 @@ async def create_table(
     settings = srv.settings
     if body.rated:
         await check_rated_seat(srv, creator.id)
-    await check_quota(srv, room.limits, creator.id)
+    await check_quota(srv.store, room.limits, creator.id)
     host = await srv.manager.create(new_table(body, creator, settings.clock(), settings.new_seed()))
     described: Table = await host.submit(Describe())
     token = described.seats[0].token

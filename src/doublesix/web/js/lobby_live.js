@@ -5,9 +5,9 @@ import { openChallengeDialog, startChallenges } from './challenge.js';
 import { toast } from './common.js';
 import { isFollowed, loadFollowing } from './follow.js';
 import { onLanguage } from './i18n.js';
-import { showUnread } from './inbox_badge.js';
 import { addLobbyChat, lobbyChatError, removeLobbyChat, renderLobbyChat } from './lobby_chat.js';
 import { connectLobby, onLobby } from './lobby_socket.js';
+import { noticeMessage } from './message_notice.js';
 import { renderOnline } from './online.js';
 
 const live = { you: null, players: [], chat: [] };
@@ -87,11 +87,7 @@ export function startLobbyLive({ presets }) {
     live.chat = live.chat.filter((m) => m.id !== f.id);
     removeLobbyChat(f.id);
   });
-  onLobby('message', (f) => {
-    if (f.unread === undefined) return; // one we wrote, from another tab
-    showUnread(f.unread);
-    toast('inbox.toast', { name: f.with });
-  });
+  onLobby('message', noticeMessage);
   onLobby('error', lobbyChatError);
   onLanguage(drawOnline);
   connectLobby();

@@ -28,15 +28,21 @@ function emit(type, frame) {
   }
 }
 
+/** Close the open socket, if any, with no reconnection: its `onclose` and the timer dropped. */
+function shut() {
+  clearTimeout(timer);
+  if (!socket) return;
+  socket.onclose = null;
+  socket.close();
+  socket = null;
+}
+
 /** Open the page's lobby socket, closing the one open: the lobby's, or with `{only: 'me'}` the
- * personal one. The mode is kept: a drop, or a change of who we are, opens the same again. */
+ * personal one. The mode is kept: a drop opens the same again, and so does a change of who we
+ * are for the lobby's (the personal one's page decides: notices.js). */
 export function connectLobby(options = mode || {}) {
   mode = options;
-  clearTimeout(timer);
-  if (socket) {
-    socket.onclose = null;
-    socket.close();
-  }
+  shut();
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const only = mode.only ? `?only=${encodeURIComponent(mode.only)}` : '';
   const ws = new WebSocket(`${scheme}://${location.host}/ws/lobby${only}`);
@@ -62,6 +68,13 @@ export function connectLobby(options = mode || {}) {
   };
 }
 
+/** Close the page's socket for good: nothing opens it again, not a change of who we are
+ * either, until `connectLobby` (the personal socket of a reader without a name: notices.js). */
+export function closeLobby() {
+  mode = null;
+  shut();
+}
+
 /** Send a frame; false if the socket is not open. */
 export function sendLobby(frame) {
   if (!socket || socket.readyState !== WebSocket.OPEN) return false;
@@ -69,8 +82,9 @@ export function sendLobby(frame) {
   return true;
 }
 
-// Whoever changes who we are (a name, a log-in, a log-out) says so with this event:
-// the socket the page opened comes again with the new cookie.
+// Whoever changes who we are (a name, a log-in, a log-out) says so with this event: the
+// lobby's socket comes again with the new cookie (a visitor reads the lobby too). The
+// personal one is its page's to open again or close (notices.js: a visitor's gets nothing).
 document.addEventListener('ds:me', () => {
-  if (mode) connectLobby();
+  if (mode && !mode.only) connectLobby();
 });

@@ -2,49 +2,40 @@
 // leaderboard...): the personal lobby socket (/ws/lobby?only=me, docs/protocol.md "The lobby")
 // brings their challenges, shown as in the lobby (challenge.js: accepted, they go to the
 // table), and their private messages: the header's unread badge follows, and a toast links
-// the thread. Opened once the reader has a name (a guest's or an account's); the lobby, the
-// inbox and a tournament's page keep the whole lobby socket instead.
+// the thread (message_notice.js). Open while the reader has a name (a guest's or an
+// account's): a visitor's would get nothing, so a log-out closes it and a name opens it
+// again. The lobby, the inbox and a tournament's page keep the whole lobby socket instead.
 import { me } from './api.js';
 import { startChallenges } from './challenge.js';
-import { toast } from './common.js';
-import { el } from './i18n.js';
 import { showUnread } from './inbox_badge.js';
-import { connectLobby, onLobby } from './lobby_socket.js';
+import { closeLobby, connectLobby, onLobby } from './lobby_socket.js';
+import { noticeMessage } from './message_notice.js';
 
 let you = null; // who the socket's welcome said we are ({name, account}, or null)
-let opened = false;
+let asked = 0; // the latest question of who we are: an older answer comes too late
 
-/** A toast that says who wrote, linked to the thread with them. */
-function messageToast(name) {
-  const shown = toast(null, {}, 'info message-toast');
-  const link = el('a', 'inbox.toast', { name }, 'message-link');
-  link.href = `/inbox/${encodeURIComponent(name)}`;
-  shown.appendChild(link);
-}
-
-/** Open the personal socket once we have a name (from then on lobby_socket.js opens it
- * again after a drop or a change of who we are). */
-async function openWhenNamed() {
-  if (opened || !(await me().catch(() => null))) return;
-  opened = true;
-  connectLobby({ only: 'me' });
+/** Open the personal socket (again, with the browser's cookie now) if we have a name, else
+ * close it until we have one. */
+async function followName() {
+  const question = ++asked;
+  const named = await me().catch(() => null);
+  if (question !== asked) return;
+  if (named) connectLobby({ only: 'me' });
+  else closeLobby();
 }
 
 /** Start the page's notices: call once, after `startPage`. */
 export function startNotices() {
   onLobby('welcome', (f) => {
     you = f.you || null;
+    if (!you) closeLobby(); // logged out elsewhere, and come again after a drop
     if (f.unread !== undefined) showUnread(f.unread);
   });
-  onLobby('message', (f) => {
-    if (f.unread === undefined) return; // one we wrote, from another tab
-    showUnread(f.unread);
-    messageToast(f.with);
-  });
+  onLobby('message', noticeMessage);
   // Closed with our account (a ban, our own close in another tab): the header and the socket
   // come again as whoever the browser is now.
   onLobby('account_closed', () => document.dispatchEvent(new CustomEvent('ds:me')));
   startChallenges({ you: () => you });
-  document.addEventListener('ds:me', openWhenNamed);
-  openWhenNamed();
+  document.addEventListener('ds:me', followName);
+  followName();
 }

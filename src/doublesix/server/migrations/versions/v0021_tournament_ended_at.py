@@ -11,7 +11,7 @@ stored rows say.
 
 Revision ID: 0021
 Revises: 0020
-Create Date: 2026-12-12
+Create Date: 2026-12-07
 """
 
 from __future__ import annotations
