@@ -15,6 +15,7 @@ tournament's summary (``{"k": "tournament"}``, for everyone) and a pairing
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from doublesix.server import tournament_sql
 from doublesix.server.account_lists import BLOCKS
@@ -31,6 +32,7 @@ from doublesix.server.tournaments import (
     Status,
     Tournament,
     TournamentIn,
+    ended_by_cancel,
     groups,
     needs_operator,
     new_tournament,
@@ -89,7 +91,7 @@ class Touring:
         was = await tournament_sql.cancel(
             self.store, tournament_id, player.id, player.operator, now
         )
-        cancelled = await self._get(tournament_id)
+        cancelled = replace(was, status=Status.CANCELLED, ended_at=ended_by_cancel(was, now))
         if needs_operator(was, player.id):
             shown = await tournament_sql.summary(self.store, cancelled, now)
             await write(

@@ -3,11 +3,11 @@
 // A challenge from a name this browser muted (chat.js) is declined unseen.
 import { ApiError, goSeated, post } from './api.js';
 import { isMuted } from './chat.js';
-import { clear } from './common.js';
+import { clear, TARGETS } from './common.js';
 import { el, lit, t, tx } from './i18n.js';
 import { onLobby } from './lobby_socket.js';
 
-const TARGETS = ['50', '100', '150', 'round'];
+const TARGETS_AND_ROUND = [...TARGETS.map(String), 'round'];
 const TIMERS = [0, 15, 30, 60, 120];
 const SCORINGS = ['winner_takes', 'winner_takes_all', 'goat', 'kozel'];
 const OPENERS = ['highest_double', 'kozel', 'lowest_double', 'highest_tile', 'draw_for_lead'];
@@ -135,7 +135,7 @@ export function openChallengeDialog(name) {
       set.appendChild(el('small', 'lobby.challenge.bots_fill', {}, 'help'));
       f.appendChild(set);
     }
-    const target = options(TARGETS, form.target, (v) => `target.${v}`);
+    const target = options(TARGETS_AND_ROUND, form.target, (v) => `target.${v}`);
     target.id = 'challenge-target';
     target.addEventListener('change', () => {
       form.target = target.value;

@@ -11,6 +11,10 @@ export function sortBots(levels) {
   return [...levels].sort((a, b) => rank(a) - rank(b));
 }
 
+/** The targets of a whole game the forms offer (a challenge's, a tournament's); the server
+ * takes any a table may have (1 to 10,000 points, or 'round'). */
+export const TARGETS = [50, 100, 150];
+
 export const PRESETS = ['draw', 'block', 'kozel', 'vog-talon', 'vog-block', 'vog-goat', 'international', 'international-2', 'classic'];
 
 /** Load the language, build the header; `titleKey` names the page in the catalog. */

@@ -5,7 +5,7 @@
 // with the name, the game (every preset with its player counts), single rounds or whole
 // games to a target, how long it lasts, when it starts, rated or not, and the turn timer.
 import { ApiError, get, post } from './api.js';
-import { clear, PRESETS } from './common.js';
+import { clear, PRESETS, TARGETS } from './common.js';
 import { el, lit, onLanguage, t, tattr, tx } from './i18n.js';
 import { onLobby } from './lobby_socket.js';
 import { clockText, countdownOf, gameLabel, secondsTo, skewOf, targetText } from './tournament_text.js';
@@ -13,9 +13,6 @@ import { clockText, countdownOf, gameLabel, secondsTo, skewOf, targetText } from
 const MINUTES = [5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 240];
 const STARTS = [0, 1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440];
 const TIMERS = [15, 30, 60, 120];
-// Whole games' targets: the challenge dialog's, the server's suggested (`/api/presets`'s
-// options.target); the server checks a target as a table's (1 to 10,000, or 'round').
-const TARGETS = [50, 100, 150];
 const FINISHED_SHOWN = 3;
 const SHOWN = 20; // of each of the upcoming and the running
 
