@@ -21,8 +21,10 @@ from doublesix.server.rating_store import finding
 from doublesix.server.schema import leases, metadata
 from doublesix.server.store import (
     Fence,
+    Guest,
     SqlStore,
     StaleVersionError,
+    TooManyUnfinished,
     database_url,
     upgrade_schema,
 )
@@ -355,11 +357,12 @@ def test_one_writer_per_table(backend: str, tmp_path: Path, request: pytest.Fixt
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
-def test_a_creator_s_tables_are_counted_by_status_from_their_index(
+def test_a_creator_s_unfinished_tables_are_counted_as_a_table_is_stored(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    """``tables_created``: the tables one player created of these statuses (a guest's
-    unfinished ones, ``routes/tables.py``), read from the index on (creator, status)."""
+    """``add_table(most_unfinished=...)`` (a guest's 5, ``routes/tables.py``): the creator's
+    open and playing tables count, their finished and closed ones and others' do not; the
+    refused table is not stored; the count is read from the index on (creator, status)."""
     store = _store(backend, tmp_path, request)
     made = {  # id: creator, status
         "o1": ("g", TableStatus.OPEN),
@@ -369,27 +372,69 @@ def test_a_creator_s_tables_are_counted_by_status_from_their_index(
         "c": ("g", TableStatus.CLOSED),
         "h": ("h", TableStatus.PLAYING),
     }
-    unfinished = [TableStatus.OPEN, TableStatus.PLAYING]
 
-    async def check() -> tuple[list[int], str]:
+    def by(creator: str, tid: str, status: TableStatus = TableStatus.OPEN) -> Table:
+        seat = Seat(0, SeatKind.HUMAN, None, creator, "Anna", f"tok-{tid}")
+        return dataclasses.replace(_table(), id=tid, creator=creator, status=status, seats=[seat])
+
+    async def check() -> tuple[list[str], str]:
         await store.migrate()
+        for creator in ("g", "h"):
+            await store.add_guest(Guest(creator, creator.upper(), 1.0))
         for tid, (creator, status) in made.items():
-            seat = Seat(0, SeatKind.HUMAN, None, creator, "Anna", f"tok-{tid}")
-            table = dataclasses.replace(_table(), id=tid, creator=creator, status=status)
-            await store.add_table(dataclasses.replace(table, seats=[seat]))
-        counts = [await store.tables_created(who, unfinished) for who in ("g", "h", "nobody")]
-        plan = await plan_of(store, store.tables_created("g", unfinished))
+            await store.add_table(by(creator, tid, status))
+        refused = []
+        for creator, tid, most in [("g", "g3", 3), ("g", "g4", 4), ("h", "h2", 1), ("h", "h3", 2)]:
+            try:
+                await store.add_table(by(creator, tid), most_unfinished=most)
+            except TooManyUnfinished as e:
+                assert e.most == most
+                refused.append(tid)
+        assert not await store.has_table("g3") and not await store.has_table("h2")
+        plan = await plan_of(
+            store, store.add_table(by("g", "g5"), most_unfinished=9), only="count("
+        )
         await store.close()
-        return counts, plan
+        return refused, plan
 
-    counts, plan = run_async(check())
-    assert counts == [3, 1, 0]
+    refused, plan = run_async(check())
+    assert refused == ["g3", "h2"]
     assert "ix_tables_creator_status" in plan, plan
 
 
-async def plan_of(store: SqlStore, asking: Awaitable[object]) -> str:
-    """The database's plan of the query that ``asking`` sends (PostgreSQL told to read an
-    index wherever it can: the test's few rows would be read one by one)."""
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_tables_stored_at_once_keep_their_creator_s_most_unfinished(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Twelve tables of one creator stored at once, at most 5 unfinished: exactly 5 are
+    kept, however the transactions interleave (PostgreSQL: the creator's row is locked)."""
+    store = _store(backend, tmp_path, request)
+
+    async def one(tid: str) -> bool:
+        seat = Seat(0, SeatKind.HUMAN, None, "g", "Anna", f"tok-{tid}")
+        table = dataclasses.replace(_table(), id=tid, creator="g", seats=[seat])
+        try:
+            await store.add_table(table, most_unfinished=5)
+        except TooManyUnfinished:
+            return False
+        return True
+
+    async def check() -> tuple[list[bool], int]:
+        await store.migrate()
+        await store.add_guest(Guest("g", "Anna", 1.0))
+        kept = await asyncio.gather(*(one(f"t{i}") for i in range(12)))
+        stored = len(await store.tables([TableStatus.OPEN]))
+        await store.close()
+        return kept, stored
+
+    kept, stored = run_async(check())
+    assert kept.count(True) == 5 and stored == 5
+
+
+async def plan_of(store: SqlStore, asking: Awaitable[object], only: str = "") -> str:
+    """The database's plan of the query that ``asking`` sends (the one with ``only`` in its
+    text, if it sends more; PostgreSQL told to read an index wherever it can: the test's
+    few rows would be read one by one)."""
     sent: list[tuple[str, Any]] = []
 
     def heard(*args: Any) -> None:  # connection, cursor, statement, parameters, …
@@ -400,7 +445,7 @@ async def plan_of(store: SqlStore, asking: Awaitable[object]) -> str:
         await asking
     finally:
         sa.event.remove(store.engine.sync_engine, "before_cursor_execute", heard)
-    [(statement, parameters)] = sent
+    [(statement, parameters)] = [(text, p) for text, p in sent if only in text]
     async with store.engine.connect() as conn:
         if not store.sqlite:
             await conn.exec_driver_sql("SET enable_seqscan = off")

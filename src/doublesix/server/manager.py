@@ -117,9 +117,10 @@ class TableManager:
         """Its owner has changed (or stopped answering): ask the lease again next time."""
         self._remote.pop(table_id, None)
 
-    async def create(self, table: Table) -> TableHost:
-        """Store a new table and run it (it starts at once if every seat is taken)."""
-        await self.store.add_table(table)  # with its lease: nobody else takes it first
+    async def create(self, table: Table, *, most_unfinished: int | None = None) -> TableHost:
+        """Store a new table and run it (it starts at once if every seat is taken);
+        ``most_unfinished``: as ``Store.add_table``'s."""
+        await self.store.add_table(table, most_unfinished=most_unfinished)  # with its lease
         if self.shell.listed is not None:
             self.shell.listed(table.copy())
         state = TableState(table, self.shell.config, self.shell.levels, self.shell.clock())

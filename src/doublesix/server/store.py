@@ -79,6 +79,17 @@ class StaleVersionError(RuntimeError):
     """The stored table is not at the version the writer expected."""
 
 
+class TooManyUnfinished(RuntimeError):
+    """``add_table`` refused a table: its creator has ``most`` unfinished tables already."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(f"{most} unfinished tables already")
+        self.most = most
+
+
+UNFINISHED = (TableStatus.OPEN, TableStatus.PLAYING)
+
+
 class Store(Protocol):
     async def migrate(self) -> None:
         """Create or upgrade the schema."""
@@ -90,9 +101,14 @@ class Store(Protocol):
 
     async def guest(self, guest_id: str) -> Guest | None: ...
 
-    async def add_table(self, table: Table) -> None:
+    async def add_table(self, table: Table, *, most_unfinished: int | None = None) -> None:
         """Store a new table (version 0) and its seats (and, with several processes, this
-        process's lease on it, in the same transaction: nobody else can take it first)."""
+        process's lease on it, in the same transaction: nobody else can take it first).
+
+        ``most_unfinished``: refuse it (``TooManyUnfinished``) if its creator has that many
+        unfinished tables already, whichever process runs them, counted in the same
+        transaction (the creator's row locked on PostgreSQL): no two creations at once
+        slip past the count."""
         ...
 
     async def commit(self, table: Table, entries: Sequence[Entry], *, seats: bool = False) -> None:
@@ -111,11 +127,6 @@ class Store(Protocol):
 
     async def tables(self, statuses: Sequence[str], limit: int = 200) -> list[Table]:
         """Tables of these statuses, the most recently changed first."""
-        ...
-
-    async def tables_created(self, creator: str, statuses: Sequence[str]) -> int:
-        """How many tables of these statuses ``creator`` created, whichever process runs
-        them."""
         ...
 
     async def events(self, table_id: str, after: int = 0) -> list[Entry]:
@@ -219,8 +230,17 @@ class SqlStore:
 
     # --- tables --------------------------------------------------------------------
 
-    async def add_table(self, table: Table) -> None:
+    async def add_table(self, table: Table, *, most_unfinished: int | None = None) -> None:
         async with self.writing() as conn:
+            if most_unfinished is not None and table.creator is not None:
+                if not self.sqlite:  # (SQLite writes one transaction at a time: ``writing``)
+                    g = schema.guests
+                    await conn.execute(
+                        sa.select(g.c.id).where(g.c.id == table.creator).with_for_update()
+                    )
+                unfinished = (await conn.execute(_created(table.creator, UNFINISHED))).scalar_one()
+                if unfinished >= most_unfinished:
+                    raise TooManyUnfinished(most_unfinished)
             await conn.execute(schema.tables.insert().values(**_table_values(table), id=table.id))
             await _write_seats(conn, table)
             fence = self.fence
@@ -291,16 +311,6 @@ class SqlStore:
 
     async def tables(self, statuses: Sequence[str], limit: int = 200) -> list[Table]:
         return await self._tables(schema.tables.c.status.in_(list(statuses)), limit=limit)
-
-    async def tables_created(self, creator: str, statuses: Sequence[str]) -> int:
-        t = schema.tables
-        counted = (
-            sa.select(sa.func.count())
-            .select_from(t)
-            .where(t.c.creator == creator, t.c.status.in_(list(statuses)))
-        )  # read from ix_tables_creator_status alone
-        async with self.engine.connect() as conn:
-            return int((await conn.execute(counted)).scalar_one())
 
     async def _tables(self, where: sa.ColumnElement[bool], limit: int) -> list[Table]:
         t, s, k = schema.tables, schema.seats, schema.tournaments
@@ -521,6 +531,17 @@ def _state_values(table: Table) -> dict[str, Any]:
         "result": table.result,
         "updated_at": table.updated_at,
     }
+
+
+def _created(creator: str, statuses: Sequence[str]) -> sa.Select[int]:
+    """How many tables of these statuses ``creator`` created (``ix_tables_creator_status``
+    alone answers it)."""
+    t = schema.tables
+    return (
+        sa.select(sa.func.count())
+        .select_from(t)
+        .where(t.c.creator == creator, t.c.status.in_(list(statuses)))
+    )
 
 
 def _table_values(table: Table) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from limits import RateLimitItemPerMinute
 
 from doublesix.server.deps import GuestDep, MaybeGuest, ServerDep, not_found, table_of
 from doublesix.server.errors import CommandError
+from doublesix.server.host import TableHost
 from doublesix.server.lobby import (
     BotIn,
     JoinIn,
@@ -19,12 +20,13 @@ from doublesix.server.lobby import (
     presets_json,
     table_json,
 )
+from doublesix.server.manager import TableManager
 from doublesix.server.player_limits import PlayerLimits
 from doublesix.server.remote import TableLink
 from doublesix.server.requests import Describe
 from doublesix.server.routes.challenges import LobbyDep
 from doublesix.server.routes.ratings import check_rated_seat, table_rated
-from doublesix.server.store import Store
+from doublesix.server.store import TooManyUnfinished
 from doublesix.table import commands
 from doublesix.table.model import Table, TableStatus
 
@@ -32,28 +34,33 @@ router = APIRouter(prefix="/api")
 
 FINISHED_LISTED = 50
 """Finished tables the lobby lists, the newest first."""
-UNFINISHED = (TableStatus.OPEN, TableStatus.PLAYING)
 TABLES_AT_ONCE = 5
 """Tables a guest may have created and not finished at once (the site's count: the
-database's, whichever process runs each table)."""
+database's, whichever process runs each table, counted as the table is stored)."""
 CREATIONS = RateLimitItemPerMinute(10, namespace="tables")
 """Tables a guest may create per window (the site's count: ``player_limits``)."""
 
 
-async def check_quota(store: Store, limits: PlayerLimits, guest_id: str) -> None:
-    """Refuse a guest over ``TABLES_AT_ONCE`` unfinished tables or ``CREATIONS`` (429)."""
-    if await store.tables_created(guest_id, UNFINISHED) >= TABLES_AT_ONCE:
-        raise CommandError(
-            "too_many_tables",
-            f"a guest has {TABLES_AT_ONCE} unfinished tables at most; finish one first",
-            status=429,
-        )
+async def check_rate(limits: PlayerLimits, guest_id: str) -> None:
+    """Refuse a guest's table over ``CREATIONS`` (429)."""
     if not await limits.hit(CREATIONS, guest_id):
         raise CommandError(
             "too_many_tables",
             f"a guest creates {CREATIONS.amount} tables a minute at most",
             status=429,
         )
+
+
+async def create_within_quota(manager: TableManager, table: Table) -> TableHost:
+    """Run ``table``, unless its creator has ``TABLES_AT_ONCE`` unfinished ones (429)."""
+    try:
+        return await manager.create(table, most_unfinished=TABLES_AT_ONCE)
+    except TooManyUnfinished:
+        raise CommandError(
+            "too_many_tables",
+            f"a guest has {TABLES_AT_ONCE} unfinished tables at most; finish one first",
+            status=429,
+        ) from None
 
 
 @router.get("/presets")
@@ -85,8 +92,9 @@ async def create_table(
     settings = srv.settings
     if body.rated:
         await check_rated_seat(srv, creator.id)
-    await check_quota(srv.store, room.limits, creator.id)
-    host = await srv.manager.create(new_table(body, creator, settings.clock(), settings.new_seed()))
+    await check_rate(room.limits, creator.id)
+    table = new_table(body, creator, settings.clock(), settings.new_seed())
+    host = await create_within_quota(srv.manager, table)
     described: Table = await host.submit(Describe())
     token = described.seats[0].token
     return table_json(described, creator.id) | {"seat": 0, "token": token}

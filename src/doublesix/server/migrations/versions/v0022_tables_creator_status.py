@@ -1,6 +1,6 @@
 """An index on the tables' creator and status: a guest's unfinished tables (open or being
 played) are counted in the database, the site's count whichever process runs each one
-(``routes/tables.py`` ``check_quota``), reading the index alone.
+(``Store.add_table``, ``routes/tables.py``), reading the index alone.
 
 Revision ID: 0022
 Revises: 0021
