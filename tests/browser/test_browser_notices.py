@@ -3,12 +3,13 @@ lobby's (the personal lobby socket, js/notices.js): a challenge sent to a player
 table, and its acceptance to a challenger gone to watch one, seat both at the new table; a
 player seated in a game not over may decline a challenge but accepts it only once the game
 is over; a message to a player on the leaderboard bumps the header's badge and shows a toast
-that links the thread; a log-out closes the personal socket, and a log-in opens it again. The
+that links the thread; a log-out closes the personal socket, and a log-in opens it again; a
+log-out in another tab signs the page out at once, its challenges' toasts gone, and a table
+it watches watches on as a visitor. The
 picture of a challenge over a table for the README (``docs/challenge-anywhere.png``)."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -68,38 +69,6 @@ class PersonalSockets:
 
     def open(self) -> list[Any]:
         return [ws for ws in self.opened if not ws.is_closed()]
-
-
-class RelayedPersonalSockets:
-    """The personal lobby sockets a page opens, each relayed to the server by the test (which
-    may drop one): the server's welcomes, and those the page closed."""
-
-    def __init__(self, page: Any) -> None:
-        self.pairs: list[tuple[Any, Any]] = []  # the page's side, the server's
-        self.welcomes: list[dict[str, Any]] = []
-        self.closed: list[Any] = []
-        page.route_web_socket(lambda url: url.endswith("/ws/lobby?only=me"), self.relay)
-
-    def relay(self, page_side: Any) -> None:
-        server_side = page_side.connect_to_server()
-        server_side.on_message(lambda frame: self.from_server(page_side, frame))
-        page_side.on_close(lambda code, reason: self.page_closed(page_side, server_side))
-        self.pairs.append((page_side, server_side))
-
-    def from_server(self, page_side: Any, frame: str | bytes) -> None:
-        said = json.loads(frame)
-        if said["type"] == "welcome":
-            self.welcomes.append(said)
-        page_side.send(frame)
-
-    def page_closed(self, page_side: Any, server_side: Any) -> None:
-        self.closed.append(page_side)
-        server_side.close()
-
-    def drop(self, n: int) -> None:
-        """The ``n``th socket drops, as in a restart: both its sides are closed."""
-        for side in self.pairs[n]:
-            side.close()
 
 
 def until(page: Any, done: Callable[[], bool], what: str, seconds: float = 10) -> None:
@@ -272,25 +241,61 @@ def test_a_log_out_closes_the_personal_socket_and_a_log_in_opens_it_again(
     assert f"{a_name} challenges you: Draw" in toast.inner_text()
 
 
-def test_a_log_out_elsewhere_closes_the_personal_socket_at_its_next_welcome(
-    new_context: Any,
-) -> None:
-    """Ben logs out in another tab: his player's page does not hear of it, but when its
-    personal socket drops and comes again, the server's welcome names nobody, and the page
-    closes that socket and opens none after it."""
-    b_name = person_name("Ben")
-    ben = new_context().new_page()
-    register(ben, b_name, PASSWORD)
-    sockets = RelayedPersonalSockets(ben)
-    ben.goto(f"/player/{b_name}")
-    until(ben, lambda: len(sockets.welcomes) == 1, "the personal socket welcomed")
-    assert sockets.welcomes[0]["you"]["name"] == b_name
+def test_a_log_out_in_another_tab_signs_the_page_out_at_once(new_context: Any) -> None:
+    """Ben has the lobby in one tab and his player's page in another when Anna challenges him;
+    he logs out in the lobby: the server closes the other tab's personal socket (its session
+    ended), and that page, not reloaded, shows nobody in its header — no inbox — and drops
+    the challenge's toast, as the lobby does, and opens no socket for a visitor. His inbox,
+    open in a third tab, starts again as a visitor's: no thread of his stays on the screen.
+    In a fourth he watches Anna's game against a bot: the server closes its table socket too,
+    and the page, not reloaded, keeps the game on the screen, watches on through a new socket
+    as a visitor, and its header and chat say so: no inbox, a chat line no more."""
+    a_name, b_name = person_name("Anna"), person_name("Ben")
+    anna = new_context().new_page()
+    as_guest(anna, a_name)
+    watched = create_table(anna, "draw", 2, seat_1="bot:random")
+    anna.wait_for_selector("#hand .hand-tile")  # her move: the game waits for it
+    lobby = new_context().new_page()
+    register(lobby, b_name, PASSWORD)
+    elsewhere = lobby.context.new_page()
+    sockets = PersonalSockets(elsewhere)
+    open_with_notices(elsewhere, f"/player/{b_name}")
+    elsewhere.locator("#inbox-link").wait_for()
+    inbox = lobby.context.new_page()
+    inbox.goto("/inbox")
+    inbox.locator("#new-message").wait_for()
+    watching = lobby.context.new_page()
+    tables: list[Any] = []
+    watching.on("websocket", lambda ws: tables.append(ws) if "/ws/table/" in ws.url else None)
+    open_with_notices(watching, f"/table/{watched}")
+    watching.locator("#board *").first.wait_for(state="attached")
+    watching.locator("#inbox-link").wait_for()
+    watching.locator("#chat-form:not(.hidden)").wait_for()  # he writes as Ben
+    for page in (elsewhere, watching):
+        page.evaluate("window.notReloaded = true")
+    made = anna.request.post("/api/challenges", data={"to": [b_name], "preset": "draw"})
+    assert made.ok, made.text()
+    pages = (lobby, elsewhere, inbox, watching)
+    toasts = [page.locator(".challenge-toast.incoming") for page in pages]
+    for toast in toasts:
+        toast.wait_for()
 
-    assert ben.request.delete("/api/session").ok  # the other tab's log-out: the same cookies
-    sockets.drop(0)
-    until(ben, lambda: len(sockets.welcomes) == 2, "the personal socket come again")
-    assert sockets.welcomes[1]["you"] is None
-    page_side = sockets.pairs[1][0]
-    until(ben, lambda: page_side in sockets.closed, "the page closing it")
-    ben.wait_for_timeout(2500)  # past the reconnections' first delays (1 s, 2 s)
-    assert len(sockets.pairs) == 2  # none opened since
+    lobby.click("#account-logout")
+    lobby.locator("#guest-form").wait_for()
+    elsewhere.locator("#inbox-link").wait_for(state="detached")
+    for toast in toasts:
+        toast.wait_for(state="detached")
+    until(elsewhere, lambda: not sockets.open(), "the personal socket closed")
+    assert len(sockets.opened) == 1  # a visitor's would get nothing
+    inbox.get_by_text("Log in in the lobby to read and write private messages.").wait_for()
+    assert inbox.locator("#new-message").count() == 0
+
+    watching.locator("#inbox-link").wait_for(state="detached")
+    watching.get_by_text("Choose a name in the lobby to write here.").wait_for()
+    assert watching.locator("#chat-form.hidden").count() == 1
+    until(watching, lambda: len(tables) == 2, "the table's socket opened again")
+    assert tables[0].is_closed() and not tables[1].is_closed()
+    assert watching.locator("#board *").count() > 0  # the game is still on the screen
+    assert watching.evaluate("document.body.dataset.status") == "playing"
+    for page in (elsewhere, watching):
+        assert page.evaluate("window.notReloaded") is True

@@ -546,3 +546,24 @@ def test_a_group_commit_is_fenced_per_table(request: pytest.FixtureRequest) -> N
         await store.close()
 
     run_async(check())
+
+
+def test_processes_that_start_together_migrate_one_after_the_other(pg_schema: str) -> None:
+    """Four stores (as ``serve --workers 4``'s processes) migrate an empty PostgreSQL schema at
+    once: each waits for the one before (``MIGRATION_LOCK``), none fails, and the schema is
+    whole."""
+    stores = [SqlStore(POSTGRES, schema_name=pg_schema) for _ in range(4)]
+
+    async def check() -> list[Any]:
+        try:
+            await asyncio.gather(*(store.migrate() for store in stores))
+            async with stores[0].engine.connect() as conn:
+                diff: list[Any] = await conn.run_sync(
+                    lambda c: compare_metadata(MigrationContext.configure(c), metadata)
+                )
+                return diff
+        finally:
+            for store in stores:
+                await store.close()
+
+    assert run_async(check()) == []

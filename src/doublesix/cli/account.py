@@ -6,7 +6,10 @@ running, and every process of a site sees the change at once.
 - ``password NAME``: the site sends no e-mail, so a player who forgot the password asks the
   operator, who sets a new one. It is read from standard input — asked twice on a terminal —
   never from the command line, which others on the machine can read. Every session of the
-  account ends: a browser logged in with the old password is logged out.
+  account ends: a browser logged in with the old password is logged out. With the site's
+  ``--redis`` (and ``--site``), the pages open with those sessions are told at once
+  (``lobby_bus.sessions_ended``: each process closes their sockets but a seat's, as after a
+  log-out); without, at their next request or socket.
 - ``silence NAME [--hours H] [--reason TEXT]``: the account's chat messages are refused, in
   the lobby and at every table, for H hours or until lifted; ``unsilence NAME`` lifts it.
 - ``close NAME [--reason TEXT] [--redis URL [--site NAME]]``: a ban. The account logs in no
@@ -88,6 +91,12 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         help="set a new password for the account NAME (read from standard input) and end "
         "its sessions",
     )
+    add_site(
+        password,
+        "the site's Redis, as serve's --redis: every server process of the site closes the "
+        "sockets of the ended sessions at once (a seat's stays), as after a log-out "
+        "(without --redis, they stay open until they close)",
+    )
     silence = tasks.add_parser(
         "silence", help="refuse the chat messages of the account NAME, everywhere on the site"
     )
@@ -111,23 +120,13 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "erased once none of its games is being played; its name stays taken",
     )
     for task in (close, erase):
-        task.add_argument(
-            "--redis",
-            type=redis_url,
-            default=None,
-            metavar="URL",
-            help="the site's Redis, as serve's --redis: every server process of the site "
+        add_site(
+            task,
+            "the site's Redis, as serve's --redis: every server process of the site "
             "closes the account's sockets and a bot takes its seats at once; erase also removes "
             "its lobby messages and has the processes read the games it rewrote again, and "
             "changes nothing if no process of the site listens there (without --redis, its chat "
             "and its seats' tokens are refused, but its open sockets stay until they close)",
-        )
-        task.add_argument(
-            "--site",
-            type=site,
-            default=None,
-            metavar="NAME",
-            help="with --redis: the site's name, as serve's --site (default: none)",
         )
     reopen = tasks.add_parser("reopen", help="let the closed account NAME log in again")
     operator = tasks.add_parser(
@@ -140,20 +139,25 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     return parser
 
 
+def add_site(task: argparse.ArgumentParser, what_redis_does: str) -> None:
+    """``--redis URL [--site NAME]``: the site whose server processes ``task`` tells."""
+    task.add_argument("--redis", type=redis_url, default=None, metavar="URL", help=what_redis_does)
+    task.add_argument(
+        "--site",
+        type=site,
+        default=None,
+        metavar="NAME",
+        help="with --redis: the site's name, as serve's --site (default: none)",
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     from doublesix.server import moderation
     from doublesix.server.accounts import Accounts
     from doublesix.server.moderation_log import Act
 
     if args.task == "password":
-        new = read_password(sys.stdin)
-        name, ended = on_site(
-            args.db,
-            logged(
-                Act.PASSWORD, lambda s: Accounts(s, clock=time.time).set_password(args.name, new)
-            ),
-        )
-        print(f"the password of {name} is replaced; {ended} session(s) ended")
+        replace_password(args)
     elif args.task == "silence":
         if args.reason is not None and len(args.reason) > moderation.REASON_MAX:
             raise UsageError(f"--reason: at most {moderation.REASON_MAX} characters")
@@ -229,6 +233,30 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def replace_password(args: argparse.Namespace) -> None:
+    """``password NAME [--redis URL [--site NAME]]``: the new password read from standard
+    input; with ``--redis``, the ended sessions' pages signed out at once."""
+    from doublesix.server.accounts import Accounts
+    from doublesix.server.moderation_log import Act
+
+    site_needs_redis(args)
+    new = read_password(sys.stdin)
+    replacing = logged(
+        Act.PASSWORD, lambda s: Accounts(s, clock=time.time).set_password(args.name, new)
+    )
+    if args.redis is None:
+        name, ended = on_site(args.db, replacing)
+        print(f"the password of {name} is replaced; {len(ended)} session(s) ended")
+        return
+    name, ended, told = on_site(args.db, signing_out(args.redis, args.site, replacing))
+    print(f"the password of {name} is replaced; {len(ended)} session(s) ended")
+    print(
+        f"their pages' sockets are closed ({told} server process(es) heard it)"
+        if told
+        else NOBODY_HEARD
+    )
+
+
 def logged(
     act: Act, task: Callable[[SqlStore], Awaitable[T]], **detail: Any
 ) -> Callable[[SqlStore], Awaitable[T]]:
@@ -293,6 +321,42 @@ def shutting_out(
         finally:
             await client.aclose()
         return name, closed, told
+
+    return run
+
+
+def signing_out(
+    url: str,
+    site: str | None,
+    replacing: Callable[[SqlStore], Awaitable[tuple[str, list[str]]]],
+) -> Callable[[SqlStore], Awaitable[tuple[str, list[str], int]]]:
+    """``replacing``, then the sessions it ended signed out on every server process of the
+    site ``site`` on the Redis ``url`` (``Lobby.sign_out``'s message); it answers how many
+    processes heard it too. Redis is reached first: if it is not, nothing changes."""
+    from redis.asyncio import Redis
+    from redis.exceptions import RedisError
+
+    from doublesix.server.channels import Space
+    from doublesix.server.lobby_bus import sessions_ended, tell_site
+
+    async def run(store: SqlStore) -> tuple[str, list[str], int]:
+        client = Redis.from_url(url)
+        try:
+            try:
+                await client.ping()
+            except RedisError as e:
+                raise CommandError(f"--redis {url}: {e}; nothing changed") from None
+            name, ended = await replacing(store)
+            try:
+                told = await tell_site(client, Space.of(client, site), sessions_ended(ended))
+            except RedisError as e:
+                raise CommandError(
+                    f"--redis {url}: {e}; the password of {name} is replaced, but the pages "
+                    "of its ended sessions stay open until they close"
+                ) from None
+        finally:
+            await client.aclose()
+        return name, ended, told
 
     return run
 

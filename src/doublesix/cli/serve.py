@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 
-from doublesix.cli.common import Subparsers, UsageError, number, seed
+from doublesix.cli.common import CommandError, Subparsers, UsageError, number, seed
 
 DEFAULT_DB = "sqlite+aiosqlite:///doublesix.sqlite3"
 MAX_BOT_DELAY = 60.0
@@ -138,8 +139,55 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "players, where guests abuse it (%(default)s; an account is silenced one by one with "
         "doublesix account silence)",
     )
+    parser.add_argument(
+        "--metrics",
+        type=metrics_address,
+        default=None,
+        metavar="HOST:PORT",
+        help="serve Prometheus metrics at http://HOST:PORT/metrics, a listener of its own "
+        "apart from the game's port; with --workers, the sum of the processes (default: "
+        "none; e.g. 127.0.0.1:9100)",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn's log level (%(default)s)")
     return parser
+
+
+def metrics_address(text: str) -> tuple[str, int]:
+    """An argparse ``type``: ``HOST:PORT`` (an IPv6 host in brackets, ``[::1]:9100``), else a
+    usage error."""
+    host, colon, port = text.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not (colon and host and port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise argparse.ArgumentTypeError(f"{text!r}: give HOST:PORT, e.g. 127.0.0.1:9100")
+    return host, int(port)
+
+
+def metrics_apart(args: argparse.Namespace) -> None:
+    """A usage error for ``--metrics`` on the game's port: a player must never reach them."""
+    if args.metrics is not None and args.metrics[1] == args.port:
+        raise UsageError(
+            f"--metrics {_shown(*args.metrics)}: that is the game's port (--port); the "
+            "metrics need a port of their own"
+        )
+
+
+def _shown(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _listen_for_metrics(
+    stack: contextlib.ExitStack, address: tuple[str, int], workers: int
+) -> None:
+    """Serve the metrics until ``stack`` closes (``metrics.listening``), and say where."""
+    from doublesix.server.metrics import listening
+
+    host, port = address
+    try:
+        folder = stack.enter_context(listening(host, port, workers))
+    except OSError as e:
+        raise CommandError(f"--metrics {_shown(host, port)}: cannot listen there: {e}") from None
+    summed = "" if folder is None else f" (the sum of {workers} processes, through {folder})"
+    print(f"doublesix: metrics at http://{_shown(host, port)}/metrics{summed}", flush=True)
 
 
 def site(text: str) -> str:
@@ -190,6 +238,7 @@ def run(args: argparse.Namespace) -> int:
     if args.workers > 1 and args.redis is None:
         raise UsageError(f"--workers {args.workers} needs --redis: the processes meet there")
     site_needs_redis(args)
+    metrics_apart(args)
     import uvicorn  # the web stack loads only for this command
 
     from doublesix.server.app import SERVE_ENV
@@ -213,31 +262,35 @@ def run(args: argparse.Namespace) -> int:
         "address_limits": not args.no_limits,
         "origins": args.origin,
         "seed": args.seed,
+        "metrics": args.metrics is not None,
     }
     os.environ[SERVE_ENV] = json.dumps(options)
     _more_files()
     where = f"database {args.db}" + (f", Redis {args.redis}" if args.redis else "")
     where += f", site {args.site}" if args.site else ""
     print(f"doublesix: serving http://{args.host}:{args.port}/ ({where})", flush=True)
-    uvicorn.run(
-        "doublesix.server.app:from_environment",
-        factory=True,
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
-        log_level=args.log_level,
-        log_config=log_config(args.log_level),
-        # headers within 10 s; 64 connections per address (not with --no-limits)
-        http=OneAddressH11Protocol if args.no_limits else GuardedH11Protocol,
-        timeout_keep_alive=5,
-        limit_concurrency=CONNECTIONS,
-        h11_max_incomplete_event_size=16 * 1024,  # a request's line and headers
-        ws_max_size=16 * 1024,  # a client frame is 4,096 characters at most
-        # no permessage-deflate: compressing each small frame cost more CPU than the bytes
-        # it saved on the loopback or a LAN (profile of issue 12's load test: 5% a process)
-        ws_per_message_deflate=False,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-        timeout_graceful_shutdown=5,
-    )
+    with contextlib.ExitStack() as stack:
+        if args.metrics is not None:
+            _listen_for_metrics(stack, args.metrics, args.workers)
+        uvicorn.run(
+            "doublesix.server.app:from_environment",
+            factory=True,
+            host=args.host,
+            port=args.port,
+            workers=args.workers,
+            log_level=args.log_level,
+            log_config=log_config(args.log_level),
+            # headers within 10 s; 64 connections per address (not with --no-limits)
+            http=OneAddressH11Protocol if args.no_limits else GuardedH11Protocol,
+            timeout_keep_alive=5,
+            limit_concurrency=CONNECTIONS,
+            h11_max_incomplete_event_size=16 * 1024,  # a request's line and headers
+            ws_max_size=16 * 1024,  # a client frame is 4,096 characters at most
+            # no permessage-deflate: compressing each small frame cost more CPU than the bytes
+            # it saved on the loopback or a LAN (profile of issue 12's load test: 5% a process)
+            ws_per_message_deflate=False,
+            ws_ping_interval=20.0,
+            ws_ping_timeout=20.0,
+            timeout_graceful_shutdown=5,
+        )
     return 0

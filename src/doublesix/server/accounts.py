@@ -243,18 +243,18 @@ class Accounts:
 
     async def change_password(
         self, player: Guest, old: str, new: str, *, keep: str | None, address: str
-    ) -> None:
+    ) -> list[str]:
         """Replace the password of ``player``'s account and end its other sessions
-        (every one but the session of the secret ``keep``). A wrong ``old`` counts as a
-        failed login."""
+        (every one but the session of the secret ``keep``): their keys. A wrong ``old``
+        counts as a failed login."""
         await self._confirm(player, old, "old", address)
         check_password(new, player.name, "new")
-        await self._replace(player.id, await self._hash(new), keep)
+        return await self._replace(player.id, await self._hash(new), keep)
 
-    async def set_password(self, name: str, new: str) -> tuple[str, int]:
+    async def set_password(self, name: str, new: str) -> tuple[str, list[str]]:
         """The operator's reset, for a player who forgot the password (there is no e-mail):
         replace the password of the account ``name`` (any case) without the old one and end
-        every session of it. The account's name as registered, and how many sessions ended."""
+        every session of it. The account's name as registered, and the ended sessions' keys."""
         player_id, spelled, _ = await self._named(name)
         check_password(new, spelled)
         return spelled, await self._replace(player_id, await self._hash(new))
@@ -400,20 +400,22 @@ class Accounts:
             await tournament_sql.withdraw_everywhere(conn, player_id)
         return True
 
-    async def _replace(self, player_id: str, hashed: str, keep: str | None = None) -> int:
+    async def _replace(self, player_id: str, hashed: str, keep: str | None = None) -> list[str]:
         """Store the account's new password hash and end its sessions (all but the session of
-        the secret ``keep``); how many ended."""
+        the secret ``keep``): the keys of those that ended."""
         a, s = schema.accounts, schema.sessions
+        ending = s.c.player_id == player_id
+        if keep is not None:
+            ending = sa.and_(ending, s.c.id != session_key(keep))
         async with self.store.writing() as conn:
             await conn.execute(
                 a.update()
                 .where(a.c.player_id == player_id)
                 .values(password=hashed, updated_at=self.clock())
             )
-            ended = s.delete().where(s.c.player_id == player_id)
-            if keep is not None:
-                ended = ended.where(s.c.id != session_key(keep))
-            return (await conn.execute(ended)).rowcount
+            ended = list((await conn.scalars(sa.select(s.c.id).where(ending))).all())
+            await conn.execute(s.delete().where(ending))
+        return ended
 
     # --- sessions ------------------------------------------------------------------
 
@@ -432,11 +434,13 @@ class Accounts:
             return None
         return Guest(row.player_id, row.name, row.created_at, True, row.operator)
 
-    async def logout(self, secret: str) -> None:
-        """End the session of ``secret`` (its row goes)."""
-        s = schema.sessions
+    async def logout(self, secret: str) -> list[str]:
+        """End the session of ``secret`` (its row goes): its key, or none if it had ended
+        already."""
+        s, key = schema.sessions, session_key(secret)
         async with self.store.writing() as conn:
-            await conn.execute(s.delete().where(s.c.id == session_key(secret)))
+            ended = await conn.execute(s.delete().where(s.c.id == key))
+        return [key] if ended.rowcount else []
 
     async def forget_expired(self) -> int:
         """Delete every expired session (a login deletes its own account's too); how many."""

@@ -30,11 +30,14 @@ from typing import Any
 from limits import RateLimitItem, parse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from doublesix.server.metrics import refused
 from doublesix.server.penalties import BOX, Boxed, PenaltyBox
 from doublesix.server.windows import MovingWindows
 
 CLOSE_LIMITED = 4429
 """The close code of a socket refused by a limit (its reason names the limit)."""
+PENALTY_BOX = "address:penalty_box"
+"""The name a refusal by the penalty box is counted under (``metrics.REFUSED``)."""
 
 
 @dataclass(frozen=True)
@@ -106,17 +109,13 @@ class AddressGuard:
                     return
             await self.app(scope, receive, send)
             return
-        refusal = None
-        if boxed is not None:  # a close reason is 123 bytes at most
-            refusal = f"refused for {self.box.retry_after(boxed)} s: passed its limits too often"
-        elif self.sockets[address] >= self.limits.sockets:
-            refusal = f"at most {self.limits.sockets} sockets from one address"
-        elif not self.windows.hit(self.socket_opens, f"ws {address}"):
-            refusal = f"at most {_said(self.socket_opens)} new sockets from one address"
+        refusal = self._socket_refusal(address, boxed)
         if refusal is not None:
+            limit, reason = refusal
+            refused(limit)
             if boxed is None:
-                self.box.strike(address, refusal)
-            await _refuse_socket(receive, send, refusal)
+                self.box.strike(address, reason)
+            await _refuse_socket(receive, send, reason)
             return
         self.sockets[address] += 1
         try:
@@ -126,14 +125,29 @@ class AddressGuard:
             if self.sockets[address] <= 0:
                 del self.sockets[address]
 
+    def _socket_refusal(self, address: str, boxed: Boxed | None) -> tuple[str, str] | None:
+        """The limit that refuses a new socket from ``address`` and the reason its close
+        gives (123 bytes at most), or None: the socket is let in (and counted)."""
+        if boxed is not None:
+            retry = self.box.retry_after(boxed)
+            return PENALTY_BOX, f"refused for {retry} s: passed its limits too often"
+        if self.sockets[address] >= self.limits.sockets:
+            return "address:sockets", f"at most {self.limits.sockets} sockets from one address"
+        if not self.windows.hit(self.socket_opens, f"ws {address}"):
+            reason = f"at most {_said(self.socket_opens)} new sockets from one address"
+            return "address:socket_opens", reason
+        return None
+
     async def _too_many(self, send: Send, item: RateLimitItem, key: str, address: str) -> None:
         retry = max(1, math.ceil(self.windows.reset_in(item, f"{key} {address}")))
         where = "requests" if key == "*" else key
+        refused(f"address:{where}")
         error = f"too many {where} from your address: at most {_said(item)}"
         self.box.strike(address, f"{where}: at most {_said(item)}")
         await _too_many(send, {"error": error, "limit": _said(item), "retry_after": retry})
 
     async def _boxed(self, send: Send, boxed: Boxed) -> None:
+        refused(PENALTY_BOX)
         retry = self.box.retry_after(boxed)
         body = {"error": boxed.message, "limit": boxed.limit, "retry_after": retry}
         await _too_many(send, body, close=True)

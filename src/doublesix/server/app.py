@@ -41,6 +41,7 @@ from doublesix.server.lobby_room import Lobby, open_lobby
 from doublesix.server.lobby_socket import lobby_socket
 from doublesix.server.logins import Logins, site_counts
 from doublesix.server.manager import TableManager
+from doublesix.server.metrics import REFRESH_SECONDS, HttpMetrics, refresh_every
 from doublesix.server.moderation import ChatGate
 from doublesix.server.rating_store import rate_finished, rate_unrated
 from doublesix.server.relay import Relay
@@ -90,6 +91,7 @@ def from_environment() -> FastAPI:
         settings=settings,
         address_limits=AddressLimits() if options["address_limits"] else None,
         origins=options["origins"],
+        metrics=options.get("metrics", False),
     )
     gc.freeze()  # what is loaded by now lives as long as the process: collections skip it
     FullCollections().start()  # a full collection every few minutes, not every few seconds
@@ -106,11 +108,14 @@ def create_app(
     web_dir: Path | None = None,
     address_limits: AddressLimits | None = None,
     origins: Sequence[str] = (),
+    metrics: bool = False,
 ) -> FastAPI:
     """The app on database URL ``db`` (default: ``doublesix.sqlite3`` here) or on ``store``.
 
     ``address_limits``: limits per client address (none without); ``origins``: the
-    pages' origins besides the server's own that may open a table socket.
+    pages' origins besides the server's own that may open a table socket; ``metrics``:
+    count every HTTP request, and this process's tables and sockets every second
+    (``serve --metrics``; the other metrics count always).
     """
     settings = settings or Settings(bot_delay=bot_delay)
     limits = limits or Limits()
@@ -220,6 +225,12 @@ def create_app(
                 site.hub.on_owner = lambda table_id, owner: _hold(server, table_id)
             resumed = await manager.resume()
             log.info("doublesix: %d tables resumed (process %s)", resumed, manager.process)
+            if metrics:
+                counting = asyncio.create_task(
+                    refresh_every(REFRESH_SECONDS, manager, lobby),
+                    name="metrics",
+                )
+                stack.push_async_callback(_stop, counting)
             yield
         await the_store.close()
 
@@ -234,6 +245,8 @@ def create_app(
     if address_limits is not None:
         app.add_middleware(AddressGuard, limits=address_limits)
     app.add_middleware(BrowserGuard, origins=origins)
+    if metrics:
+        app.add_middleware(HttpMetrics)  # outermost: it counts the refused too
     for area in (
         players,
         account_routes,

@@ -32,6 +32,8 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from doublesix.server.addresses import PENALTY_BOX
+from doublesix.server.metrics import refused
 from doublesix.server.penalties import BOX, Boxed, PenaltyBox
 
 HEADER_SECONDS = 10.0
@@ -106,8 +108,10 @@ class GuardedH11Protocol(H11Protocol):
         """The answer to a new connection from ``address``, or None: it is admitted."""
         boxed = self.box.refuses(address)
         if boxed is not None:
+            refused(PENALTY_BOX)
             return _boxed(self.box, boxed)
         if _open[address] >= self.per_address:
+            refused("address:connections")
             limit = f"at most {self.per_address} connections from one address"
             self.box.strike(address, limit)
             return _too_many(limit, limit)

@@ -18,12 +18,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
 from doublesix.rules.view import SeatView
+from doublesix.server.metrics import BOT_SECONDS, TABLE_COMMANDS
 from doublesix.server.requests import Describe, Look, Reload, Request, Shell
 from doublesix.server.store import StaleVersionError
 from doublesix.server.workers import Busy
@@ -40,6 +42,13 @@ def listing(table: Table) -> tuple[object, ...]:
     """What the lobby's lists show of a table, but its version and time (every move's)."""
     seats = [(s.kind, s.name, s.bot) for s in table.seats]
     return (table.status, seats, table.scores, table.result)
+
+
+def _counted(request: Request, outcome: str) -> None:
+    """Count a table's command by its class and ``outcome`` (not the questions asked of the
+    table: ``Look``, ``Describe``, ``Reload``)."""
+    if not isinstance(request, Look | Describe | Reload):
+        TABLE_COMMANDS.labels(type(request).__name__, outcome).inc()
 
 
 @dataclass
@@ -140,9 +149,11 @@ class TableHost:
         try:
             answer = await self._answer(job.request)
         except TableError as e:
+            _counted(job.request, "refused")
             if job.future is not None and not job.future.done():
                 job.future.set_exception(e)
         except Exception as e:  # a bug or the database: never leave the table broken
+            _counted(job.request, "failed")
             if isinstance(e, StaleVersionError):  # another process runs the table now
                 log.warning("table %s: %s", self.id, e)
             else:
@@ -153,6 +164,7 @@ class TableHost:
                     TableError(Refusal.SERVER, "the change could not be stored; nothing changed")
                 )
         else:
+            _counted(job.request, "applied")
             if job.future is not None and not job.future.done():
                 job.future.set_result(answer)
 
@@ -283,9 +295,11 @@ class TableHost:
         view: SeatView = think.view
         try:
             watched = bool(self.state.sockets)  # a human seat has a socket open
+            asked = time.perf_counter()
             move = await self.shell.thinking.choose(
                 think.level, think.seed, view, table=self.id, watched=watched
             )
+            BOT_SECONDS.labels(think.level).observe(time.perf_counter() - asked)
         except Exception:
             log.exception(
                 "table %s: bot of seat %d failed; it plays its first move", self.id, think.seat

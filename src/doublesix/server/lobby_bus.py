@@ -1,5 +1,5 @@
 """Messages of the lobby between the server's processes: who changed, chat, challenges,
-tournaments, a closed account.
+tournaments, a closed account, ended sessions.
 
 ``publish`` hands a message to every process, this one included, and each
 delivers it to its own lobby sockets (``on_message``). Alone, a process
@@ -31,6 +31,12 @@ def account_closed(player_id: str) -> JSON:
     """The message that has every process shut the account ``player_id`` out
     (``Lobby.shut_out``)."""
     return {"k": "closed", "p": player_id}
+
+
+def sessions_ended(sessions: list[str]) -> JSON:
+    """The message that has every process close the lobby sockets opened with these
+    sessions (their keys, ``accounts.session_key``), which have ended (``Lobby.sign_out``)."""
+    return {"k": "signed_out", "s": sessions}
 
 
 def challenge_changed(challenge: Challenge, now: float) -> JSON:

@@ -20,7 +20,10 @@ every page shows (``PERSONAL_FRAMES``), and is not in the lobby. A closed
 account is shut out of the site at once (``shut_out``, or ``doublesix account close
 --redis``, which sends the same message): its challenges end as if it had left (the others
 are told at once), every process closes its sockets, lobby and table, and a bot takes its
-seats at the tables the process runs. An erased account's lobby
+seats at the tables the process runs. A session that ends (a log-out, a new password, a log-in
+over it) closes the lobby sockets opened with it on every process, and the table sockets that
+watch with it (``sign_out``), and nothing else: its player stays online through their other
+sockets. An erased account's lobby
 messages are removed (``forget_chat_of``), and every process reads again the tables the
 erasure rewrote (``erased``).
 """
@@ -31,8 +34,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Collection, Coroutine, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -58,6 +61,7 @@ from doublesix.server.lobby_bus import (
     RedisBus,
     account_closed,
     challenge_changed,
+    sessions_ended,
     tables_erased,
 )
 from doublesix.server.lobby_chat import (
@@ -140,6 +144,21 @@ class PlayerSocket(Protocol):
         ...
 
 
+class SessionSocket(Protocol):
+    """A socket of this process, the lobby's or a table's: the session it was opened with, and
+    how to close it once that session ends (must not block)."""
+
+    @property
+    def session(self) -> str | None:
+        """The key of the session of its cookie (``accounts.session_key``), if it had one."""
+        ...
+
+    def signed_out(self) -> None:
+        """Close the socket at once (``ws.CLOSE_SIGNED_OUT``) and handle nothing more; a
+        table's socket that holds a seat plays on (``ws.Connection.signed_out``)."""
+        ...
+
+
 class Lobby:
     def __init__(
         self,
@@ -168,6 +187,8 @@ class Lobby:
         ``PERSONAL_FRAMES`` addressed to their player."""
         self.sockets: set[PlayerSocket] = set()
         """Every socket of this process inside ``present``, the visitors' too."""
+        self.session_sockets: set[SessionSocket] = set()
+        """Every socket of this process inside ``in_session``, lobby and table."""
         self.seeking = Seeking(Pool(book.store), manager, settings, presence, bus, limits)
         self.touring = Touring(book.store, manager, settings, presence, bus)
         self.limits = limits
@@ -340,6 +361,8 @@ class Lobby:
             self._to(data["p"], paired)
         elif kind == "closed":
             self._shut(data["p"])
+        elif kind == "signed_out":
+            self._signed_out(data["s"])
         elif kind == "erased":
             self._soon(self._reread(data["t"]))
         elif kind == "to":
@@ -390,6 +413,36 @@ class Lobby:
         for host, seat in self.manager.seats_of(player_id):
             with contextlib.suppress(TableError):  # over meanwhile, or stopping
                 await host.submit(commands.Leave(seat))
+
+    # --- ended sessions ---------------------------------------------------------------
+
+    @contextmanager
+    def in_session(self, socket: SessionSocket) -> Iterator[None]:
+        """While inside, ``socket`` is closed once the session it was opened with ends
+        (``sign_out``). Entered before the session is read: one that ends meanwhile closes
+        it too."""
+        self.session_sockets.add(socket)
+        try:
+            yield
+        finally:
+            self.session_sockets.discard(socket)
+
+    def sign_out(self, sessions: Collection[str]) -> None:
+        """The sessions of these keys have ended (a log-out, a new password, a log-in over
+        one): every process of the site, this one too, closes the sockets opened with them,
+        lobby and watching tables (``_signed_out``). Nothing is ended here, unlike
+        ``shut_out``: the account's challenges, seek and seats go on while its player has
+        another socket, as after a tab closed (``present``). A seat's socket stays: a seat is
+        its token's."""
+        if sessions and not self._closed:
+            self.bus.publish(sessions_ended(list(sessions)))
+
+    def _signed_out(self, sessions: list[str]) -> None:
+        """This process's part of ``sign_out``."""
+        ended = set(sessions)
+        for socket in list(self.session_sockets):
+            if socket.session in ended:
+                socket.signed_out()
 
     # --- an erased account ------------------------------------------------------------
 

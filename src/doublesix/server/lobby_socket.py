@@ -8,13 +8,15 @@ how many seek each kind of game, the last chat messages); then ``online``,
 as things change. The
 client sends only ``chat`` frames, parsed at the edge like the table socket's
 (``incoming.parse_frame``: size, JSON, phrase) and rate-limited like them. The server
-closes it with 4410 once its account is closed (``Lobby.shut_out``).
+closes it with 4410 once its account is closed (``Lobby.shut_out``), and with 4411 once the
+session it was opened with ends (``Lobby.sign_out``: a log-out, a new password, a log-in over
+it); it handles none of the client's frames after either.
 
 ``/ws/lobby?only=me`` is a page's personal socket where there is no lobby (a table, a
 player's page...): a ``welcome`` (who you are, your open challenges, an account's unread
 messages), then only the ``challenge`` and ``message`` frames addressed to its player. Its
-player is online, not in the lobby; it refuses every frame, and is closed with 4410 as
-the lobby's.
+player is online, not in the lobby; it refuses every frame, and is closed with 4410 and
+4411 as the lobby's.
 """
 
 from __future__ import annotations
@@ -38,10 +40,12 @@ from doublesix.server.ws import (
     ACCOUNT_CLOSED,
     CLOSE_POLICY,
     MAX_QUEUE,
+    SIGNED_OUT,
     TOO_SLOW,
     Goodbye,
     error_frame,
     send_frames,
+    session_of,
     side_by_side,
 )
 from doublesix.table.commands import Player
@@ -59,21 +63,30 @@ Handler = Callable[[str | None], Awaitable[None]]
 class LobbyConnection:
     """One lobby socket's frames, queued for its sender (a slow client is dropped)."""
 
-    def __init__(self, player: str | None) -> None:
-        self._player = player
+    def __init__(self, session: str | None) -> None:
+        self.session = session
+        """The key of the session of its cookie, if it had one (``Lobby.in_session``)."""
+        self.player: str | None = None
+        """Its player, once its cookies are read."""
         self.queue: asyncio.Queue[str | Goodbye] = asyncio.Queue()
+        self.goodbye: Goodbye | None = None
+        """Set once the socket is shut: the client's frames from then on are not handled."""
         self._early: list[JSON] | None = []
         """Frames that came while the first one was being made (sent after it)."""
 
-    @property
-    def player(self) -> str | None:
-        return self._player
-
     def belongs_to(self, player_id: str) -> bool:
-        return player_id == self._player
+        return player_id == self.player
 
     def account_closed(self) -> None:
-        self.queue.put_nowait(ACCOUNT_CLOSED)  # after the frames queued: the sender closes it
+        self._shut(ACCOUNT_CLOSED)
+
+    def signed_out(self) -> None:
+        self._shut(SIGNED_OUT)
+
+    def _shut(self, goodbye: Goodbye) -> None:
+        """Close the socket after the frames queued so far (its sender does)."""
+        self.goodbye = goodbye
+        self.queue.put_nowait(goodbye)
 
     def start(self, welcome: JSON) -> None:
         early, self._early = self._early or [], None
@@ -102,13 +115,15 @@ async def lobby_socket(ws: WebSocket) -> None:
         await ws.send_text(encode(error_frame(refused)))
         await ws.close(CLOSE_POLICY)
         return
-    player = await player_of(server, ws.cookies)
-    conn = LobbyConnection(None if player is None else player.id)
+    conn = LobbyConnection(session_of(ws))
     try:
-        if only == ONLY_ME:
-            await _personal(ws, server, lobby, conn, player)
-        else:
-            await _lobby(ws, server, lobby, conn, player)
+        with lobby.in_session(conn):
+            player = await player_of(server, ws.cookies)
+            conn.player = None if player is None else player.id
+            if only == ONLY_ME:
+                await _personal(ws, server, lobby, conn, player)
+            else:
+                await _lobby(ws, server, lobby, conn, player)
     except WebSocketDisconnect:
         return
     finally:
@@ -171,7 +186,7 @@ async def _personal_welcome(lobby: Lobby, player: Guest | None) -> JSON:
 
 async def _read(ws: WebSocket, server: Server, conn: LobbyConnection, handle: Handler) -> None:
     """Take the client's frames until it goes away: each one, within the rate, to ``handle``,
-    whose TableError is sent back as an ``error`` frame."""
+    whose TableError is sent back as an ``error`` frame; none once the socket is shut."""
     key = uuid.uuid4().hex
     limit = server.limits
     rate = RateLimitItemPerSecond(
@@ -181,6 +196,8 @@ async def _read(ws: WebSocket, server: Server, conn: LobbyConnection, handle: Ha
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             return
+        if conn.goodbye is not None:
+            continue  # its sender closes it
         if not _frames.hit(rate, key):
             conn.send(error_frame(TableError(Refusal.RATE_LIMITED, "too many frames; slow down")))
             continue

@@ -28,6 +28,7 @@ from limits.errors import StorageError
 from redis.asyncio import Redis
 
 from doublesix.server.channels import Space
+from doublesix.server.metrics import redis_failed, refused
 from doublesix.server.windows import MovingWindows
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ class LocalPlayerLimits:
         self._windows = MovingWindows()
 
     async def hit(self, limit: RateLimitItem, player_id: str) -> bool:
-        return self._windows.hit(limit, limit.key_for(player_id))
+        return _counted(limit, self._windows.hit(limit, limit.key_for(player_id)))
 
 
 class RedisPlayerLimits:
@@ -71,12 +72,21 @@ class RedisPlayerLimits:
             **pool,
         )
         self._site = MovingWindowRateLimiter(storage)
-        self._alone = LocalPlayerLimits()
+        self._alone = MovingWindows()
 
     async def hit(self, limit: RateLimitItem, player_id: str) -> bool:
         try:
             async with asyncio.timeout(ANSWER_SECONDS):
-                return await self._site.hit(limit, player_id)
+                room = await self._site.hit(limit, player_id)
         except (StorageError, TimeoutError) as e:
             log.warning("player limits: Redis did not answer (%r); this process counts alone", e)
-            return await self._alone.hit(limit, player_id)
+            redis_failed("player_limits", timeout=isinstance(e, TimeoutError))
+            room = self._alone.hit(limit, limit.key_for(player_id))
+        return _counted(limit, room)
+
+
+def _counted(limit: RateLimitItem, room: bool) -> bool:
+    """``room``, a refusal by ``limit`` counted (``player:<its namespace>``) if there was none."""
+    if not room:
+        refused(f"player:{limit.namespace}")
+    return room

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +46,7 @@ from sqlalchemy.pool import StaticPool
 from doublesix.ratings import seat_outcomes
 from doublesix.rules.ruleset import Ruleset, RulesetError
 from doublesix.server import schema
+from doublesix.server.metrics import group_committed
 from doublesix.server.pg_commit import commit_group
 from doublesix.table.model import Entry, EventKind, Seat, SeatKind, Table, TableStatus
 
@@ -88,6 +90,10 @@ class TooManyUnfinished(RuntimeError):
 
 
 UNFINISHED = (TableStatus.OPEN, TableStatus.PLAYING)
+MIGRATION_LOCK = 0x646F75626C65  # "double"
+"""The PostgreSQL advisory lock a process holds while it migrates: the processes of a site
+that start together migrate one after the other (each finds the schema as the one before
+left it), where at once both would create the same tables."""
 
 
 class Store(Protocol):
@@ -203,6 +209,8 @@ class SqlStore:
 
     async def migrate(self) -> None:
         async with self.writing() as conn:
+            if not self.sqlite:  # several processes start at once (``serve --workers``)
+                await conn.execute(sa.select(sa.func.pg_advisory_xact_lock(MIGRATION_LOCK)))
             await conn.run_sync(upgrade_schema)
 
     async def close(self) -> None:
@@ -264,6 +272,7 @@ class SqlStore:
         """Write the waiting commits in groups until none waits."""
         while self._waiting:
             group, self._waiting = self._waiting, []
+            started = time.perf_counter()
             try:
                 if self._in_one_statement(group):
                     written = await self._commit_in_one_statement(group)
@@ -283,6 +292,7 @@ class SqlStore:
             else:
                 for one in group:
                     _settle(one, None if one.table.id in written else _stale(one))
+            group_committed(len(group), time.perf_counter() - started)
 
     def _in_one_statement(self, group: Sequence[_Pending]) -> bool:
         """Whether ``pg_commit`` writes the group: PostgreSQL, each table once, no seats."""

@@ -5,6 +5,13 @@ The socket decides nothing about the game: it parses a frame
 and sends back a refusal as an ``error`` frame to this client only.
 Everything it sends otherwise is a frame the table built from this seat's
 view.
+
+A socket's seat is the one its hello's token held, or none: a seat taken later (over HTTP)
+is played on a new socket that says hello with its token (the page's ``reconnect``), and a
+socket only ever leaves its seat (``Connection.unseat``). A socket without a seat watches as
+the player of its cookies: online, and writing in the spectators' chat under their name; so
+once the session of its cookie ends it is closed (``Connection.signed_out``). A seat's socket
+is its token's, and plays on.
 """
 
 from __future__ import annotations
@@ -21,7 +28,8 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from doublesix.server.deps import Server, player_of
+from doublesix.server.accounts import session_key
+from doublesix.server.deps import SESSION_COOKIE, Server, player_of
 from doublesix.server.incoming import (
     ChatFrame,
     ContinueFrame,
@@ -56,6 +64,10 @@ CLOSE_BAD_TOKEN = 4401
 CLOSE_ACCOUNT_CLOSED = 4410
 """The socket's account was closed (a ban, or its player's own close), as HTTP's 410 Gone:
 its sockets close at once and its seats' tokens play no more."""
+CLOSE_SIGNED_OUT = 4411
+"""The session the socket opened with has ended (a log-out, a new password, a log-in over
+it): the page asks who it is again. Lobby sockets, and table sockets that watch: a seat is
+its token's (``Connection.signed_out``)."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +80,7 @@ class Goodbye:
 
 TOO_SLOW = Goodbye(CLOSE_TOO_SLOW, "too slow to read")
 ACCOUNT_CLOSED = Goodbye(CLOSE_ACCOUNT_CLOSED, "this account is closed")
+SIGNED_OUT = Goodbye(CLOSE_SIGNED_OUT, "this session has ended")
 
 
 @dataclass
@@ -108,8 +121,12 @@ class Connection:
     version it has queued already is never queued again.
     """
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int | None, session: str | None = None) -> None:
         self.seat = seat
+        self.session = session
+        """The key of the session of its cookie, if it had one (``Lobby.in_session``)."""
+        self._session_ended = False
+        """That session ended while the socket held its seat: it closes once it leaves it."""
         self.queue: asyncio.Queue[str | Goodbye] = asyncio.Queue()
         self.floor: int | None = None
         """The last version queued; None until the first frames are."""
@@ -161,14 +178,28 @@ class Connection:
             self.seat = None
             self.send({"type": "unseat", "seat": seat})
             self.on_unseat()
+            if self._session_ended:
+                self.shut(SIGNED_OUT)
+
+    def signed_out(self) -> None:
+        """The session of its cookie has ended. A socket that watches is closed at once: it
+        watched, and would write in the spectators' chat, as that session's player. One that
+        holds its seat plays on, the seat being its token's and not the session's, until it
+        leaves the seat (``unseat``): it would watch as that player from then on, so it is
+        closed then, after its ``unseat`` frame."""
+        if self.seat is None:
+            self.shut(SIGNED_OUT)
+        else:
+            self._session_ended = True
 
     def send(self, message: JSON) -> None:
         self._put(encode(message))
 
-    def shut(self, error: TableError, goodbye: Goodbye) -> None:
-        """Close the socket after the frames queued so far and ``error``; what the client
-        sends meanwhile is not handled."""
-        self.send(error_frame(error))
+    def shut(self, goodbye: Goodbye, error: TableError | None = None) -> None:
+        """Close the socket after the frames queued so far and ``error`` (if any); what the
+        client sends meanwhile is not handled."""
+        if error is not None:
+            self.send(error_frame(error))
         self.goodbye = goodbye
         self.queue.put_nowait(goodbye)
 
@@ -177,6 +208,13 @@ class Connection:
             self.queue.put_nowait(TOO_SLOW)  # the sender closes the socket
             return
         self.queue.put_nowait(frame)
+
+
+def session_of(ws: WebSocket) -> str | None:
+    """The key of the session of the socket's cookie (what the database keeps of it, never
+    the secret), if it has one."""
+    secret = ws.cookies.get(SESSION_COOKIE)
+    return session_key(secret) if secret else None
 
 
 async def _receive(ws: WebSocket) -> str | bool | None:
@@ -227,21 +265,13 @@ async def side_by_side(
 
 
 async def table_socket(ws: WebSocket, table_id: str) -> None:
+    """Serve ``/ws/table/{table_id}`` from its hello to its close. It is in the lobby's
+    ``in_session`` from before its cookie is read, so that a session that ends closes it as
+    a lobby socket (``Connection.signed_out``: if it watches)."""
     server: Server = ws.app.state.server
     await ws.accept()
-    try:
-        first = await asyncio.wait_for(_receive(ws), HELLO_SECONDS)
-    except (TimeoutError, WebSocketDisconnect):
-        await _close(ws, CLOSE_POLICY, bad("say hello first"))
-        return
-    if first is False:
-        return
-    try:
-        hello = parse_frame(first if isinstance(first, str) else None)
-        if not isinstance(hello, Hello):
-            raise bad('the first frame is {"type": "hello", "token": ..., "since": ...}')
-    except TableError as e:
-        await _close(ws, CLOSE_POLICY, e)
+    hello = await _hello(ws)
+    if hello is None:
         return
     host = server.manager.hosts.get(table_id)
     table = host.table if host is not None else await server.store.table(table_id)
@@ -254,17 +284,54 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             ws, CLOSE_BAD_TOKEN, TableError(Refusal.BAD_TOKEN, "that token holds no seat here")
         )
         return
+    conn = Connection(seat, session_of(ws))
+    lobby: Lobby = ws.app.state.lobby
+    holder = None if seat is None else table.seats[seat].player
+    with lobby.in_session(conn):  # before its cookie is read: a session ended meanwhile shuts it
+        await _enter(ws, server, lobby, table_id, holder, conn, hello)
+
+
+async def _hello(ws: WebSocket) -> Hello | None:
+    """The client's first frame, its hello; None once the socket is closed for the lack of
+    one (or the client went away)."""
+    try:
+        first = await asyncio.wait_for(_receive(ws), HELLO_SECONDS)
+    except (TimeoutError, WebSocketDisconnect):
+        await _close(ws, CLOSE_POLICY, bad("say hello first"))
+        return None
+    if first is False:
+        return None
+    try:
+        hello = parse_frame(first if isinstance(first, str) else None)
+        if not isinstance(hello, Hello):
+            raise bad('the first frame is {"type": "hello", "token": ..., "since": ...}')
+    except TableError as e:
+        await _close(ws, CLOSE_POLICY, e)
+        return None
+    return hello
+
+
+async def _enter(
+    ws: WebSocket,
+    server: Server,
+    lobby: Lobby,
+    table_id: str,
+    holder: str | None,
+    conn: Connection,
+    hello: Hello,
+) -> None:
+    """Serve the socket as one of the lobby's, its player that of its cookies (``holder``:
+    its seat's, if it has one)."""
     guest = await player_of(server, ws.cookies)
     player = None if guest is None else commands.Player(guest.id, guest.name, guest.account)
-    holder = None if seat is None else table.seats[seat].player
     socket = Socket(
         table_id,
         f"{server.manager.process}/{uuid.uuid4().hex}",
-        Connection(seat),
+        conn,
         frozenset(p for p in (holder, None if guest is None else guest.id) if p is not None),
     )
-    lobby: Lobby = ws.app.state.lobby
-    async with lobby.present(guest, None if seat is None else table_id, socket) as place:
+    seated_at = None if conn.seat is None else table_id
+    async with lobby.present(guest, seated_at, socket) as place:
         # Looked at once the socket is one of the lobby's: an account closed after this
         # read has it shut (``Lobby.shut_out``).
         if holder is not None and await server.accounts.is_closed(holder):
@@ -293,7 +360,7 @@ class Socket:
         return player_id in self.players
 
     def account_closed(self) -> None:
-        self.conn.shut(TableError(Refusal.ACCOUNT_CLOSED, ACCOUNT_CLOSED.reason), ACCOUNT_CLOSED)
+        self.conn.shut(ACCOUNT_CLOSED, TableError(Refusal.ACCOUNT_CLOSED, ACCOUNT_CLOSED.reason))
 
 
 async def _serve(

@@ -3,7 +3,9 @@ account's data, close or erase the account.
 
 The session's secret travels in the ``ds_session`` cookie: HttpOnly,
 SameSite=Lax, and ``Secure`` when the request came over https. Refusals
-of ``accounts`` get their HTTP status here.
+of ``accounts`` get their HTTP status here. A session that ends (a log-out, a new
+password, a log-in over it) closes the sockets opened with it on every process, but a
+seat's (``Lobby.sign_out``).
 """
 
 from __future__ import annotations
@@ -95,23 +97,24 @@ async def register(
 
 
 @router.post("/session")
-async def log_in(body: AccountIn, request: Request, srv: ServerDep) -> JSONResponse:
+async def log_in(body: AccountIn, request: Request, srv: ServerDep, room: LobbyDep) -> JSONResponse:
+    """A new session; the one this browser had ends."""
     old = request.cookies.get(SESSION_COOKIE)
     try:
         login = await srv.accounts.login(body.name, body.password, client_address(request))
     except AccountError as e:
         raise refused(e) from None
     if old:
-        await srv.accounts.logout(old)
+        room.sign_out(await srv.accounts.logout(old))
     return _logged_in(request, login, 200)
 
 
 @router.delete("/session")
-async def log_out(request: Request, srv: ServerDep) -> JSONResponse:
+async def log_out(request: Request, srv: ServerDep, room: LobbyDep) -> JSONResponse:
     """End this browser's session; it is who its guest cookie says again, if it has one."""
     secret = request.cookies.get(SESSION_COOKIE)
     if secret:
-        await srv.accounts.logout(secret)
+        room.sign_out(await srv.accounts.logout(secret))
     guest_id = request.cookies.get(COOKIE)
     guest = None if not guest_id else await srv.store.guest(guest_id)
     response = JSONResponse(player_json(guest))
@@ -123,13 +126,14 @@ async def log_out(request: Request, srv: ServerDep) -> JSONResponse:
 
 @router.post("/account/password")
 async def change_password(
-    body: PasswordIn, request: Request, srv: ServerDep, who: MaybeGuest
+    body: PasswordIn, request: Request, srv: ServerDep, room: LobbyDep, who: MaybeGuest
 ) -> JSONResponse:
-    """A new password; every other session of the account ends."""
+    """A new password; every other session of the account ends (after a stolen password is
+    changed, the thief's open pages are signed out at once)."""
     if who is None or not who.account:
         raise refused(AccountError(Refusal.NO_ACCOUNT, "log in to change your password"))
     try:
-        await srv.accounts.change_password(
+        ended = await srv.accounts.change_password(
             who,
             body.old,
             body.new,
@@ -138,6 +142,7 @@ async def change_password(
         )
     except AccountError as e:
         raise refused(e) from None
+    room.sign_out(ended)
     return JSONResponse(player_json(who))
 
 

@@ -16,6 +16,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from doublesix.server.deps import ServerDep
+from doublesix.server.metrics import redis_failed
 from doublesix.server.store import SqlStore
 
 router = APIRouter(prefix="/api")
@@ -23,7 +24,7 @@ router = APIRouter(prefix="/api")
 CHECK_SECONDS = 2.0
 """How long each part may take to answer: a balancer's own timeout is a few seconds."""
 
-OK, OFF = "ok", "off"
+OK, OFF, TIMEOUT = "ok", "off", "timeout"
 
 
 @router.get("/health")
@@ -33,6 +34,8 @@ async def health(srv: ServerDep) -> JSONResponse:
         "database": await _answer(store.ping()) if isinstance(store, SqlStore) else OFF,
         "redis": OFF if srv.redis is None else await _answer(srv.redis.ping()),
     }
+    if checks["redis"] not in (OK, OFF):
+        redis_failed("health", timeout=checks["redis"] == TIMEOUT)
     ok = all(state in (OK, OFF) for state in checks.values())
     body: dict[str, Any] = {
         "status": "ok" if ok else "failing",
@@ -48,7 +51,7 @@ async def _answer(question: Awaitable[object]) -> str:
     try:
         await asyncio.wait_for(question, CHECK_SECONDS)
     except TimeoutError:
-        return "timeout"
+        return TIMEOUT
     except Exception as error:  # any failure is the answer, never the health check's own
         return f"failing: {type(error).__name__}"
     return OK

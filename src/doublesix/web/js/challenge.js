@@ -27,6 +27,9 @@ export function startChallenges(context) {
     for (const c of f.challenges) showChallenge(c);
   });
   onLobby('challenge', (f) => showChallenge(f.challenge));
+  // Who we are changed (a log-in, a log-out, a session ended in another tab): the toasts shown
+  // were the old player's; the next welcome shows the new one's.
+  document.addEventListener('ds:me', dropEvery);
   document.addEventListener('visibilitychange', () => {
     if (!document.hidden && savedTitle !== null) {
       document.title = savedTitle;
@@ -253,6 +256,11 @@ function drop(id) {
   clearInterval(entry.timer);
   entry.node.remove();
   shown.delete(id);
+}
+
+/** Drop the toast of every challenge shown. */
+function dropEvery() {
+  for (const id of [...shown.keys()]) drop(id);
 }
 
 function note(key, params) {

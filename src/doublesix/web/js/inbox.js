@@ -258,6 +258,9 @@ async function main() {
   const compose = withName ? null : newMessage();
   startChallenges({ you: () => you });
   followTournamentPairing(); // a tournament's new game: to the table
+  // The session ended (a log-out, a new password or a log-in elsewhere, the account closed):
+  // the threads shown are the old account's, so the page starts again as whoever reads it now.
+  onLobby('session_ended', () => window.location.reload());
   onLobby('message', async (f) => {
     if (live.thread && f.with === live.thread.name) {
       live.thread.add(f.message);

@@ -20,6 +20,7 @@ const TIMERS = [0, 15, 30, 60, 120];
 const state = {
   me: null,
   account: null, // the account form shown in the identity box: 'login', 'register', 'password'
+  identity: 0, // how many times `me` was set: an answer to who we are asked before comes too late
   presets: {},
   bots: ['random', 'greedy'],
   form: null, // the options being edited
@@ -94,7 +95,7 @@ async function main() {
   // a table at a time as it changes: nothing polls them.
   onLobby('welcome', refreshTables);
   onLobby('table', (f) => tableChanged(f.table));
-  onLobby('account_closed', accountClosed);
+  onLobby('session_ended', sessionEnded);
   startLobbyLive({ presets: () => state.presets });
   // "Play now": after the challenges, whose tab title it leaves alone.
   startSeeks({ presets: () => state.presets, me: () => state.me, needName });
@@ -116,6 +117,7 @@ function showAccount(mode) {
 }
 
 function identityChanged(who) {
+  state.identity += 1;
   state.me = who;
   state.account = null;
   renderIdentity();
@@ -123,17 +125,21 @@ function identityChanged(who) {
   document.dispatchEvent(new CustomEvent('ds:me')); // the lobby socket comes again as us
 }
 
-/** Our account was closed (a ban, or in another tab): this page is logged out too. The close
- * or erase form's own answer says goodbye, if it is this page that closed it. */
-async function accountClosed() {
-  if (!['close', 'erase'].includes(state.account)) toast('account.err.closed', {}, 'error');
+/** The session our socket opened with ended (lobby_socket.js): our account was closed (a ban,
+ * or in another tab), or we were logged out (in another tab, a new password in another
+ * browser, a log-in): this page is whoever the browser is now. A closed account is told,
+ * unless the close or erase form of this page says goodbye. An answer that comes after this
+ * page's own log-in is too late: the log-in's stands. */
+async function sessionEnded({ why }) {
+  if (why === 'account_closed' && !['close', 'erase'].includes(state.account)) toast('account.err.closed', {}, 'error');
+  const asked = state.identity;
   let who = null;
   try {
     who = (await get('/api/me')).player;
   } catch (e) {
     /* unanswered: nobody, until the next page asks again */
   }
-  identityChanged(who);
+  if (asked === state.identity) identityChanged(who);
 }
 
 function renderIdentity(editing = false) {

@@ -8,11 +8,16 @@ let retry = 0;
 let timer = null;
 let mode = null; // the options of the page's socket ({} or {only: 'me'}); null: none opened
 
-const ACCOUNT_CLOSED = 4410; // the server closed the socket: our account is closed
+// The server closed the socket because the session it opened with ended: why.
+const SESSION_ENDED = new Map([
+  [4410, 'account_closed'], // our account was closed: a ban, or our own close in another tab
+  [4411, 'signed_out'], // a log-out, a new password in another browser, a log-in over it
+]);
 
 /** Call fn(frame) for every frame of `type` ('welcome', 'online', 'challenge', 'chat',
- * 'error'; 'closed' when the socket drops, 'account_closed' when it was closed because our
- * account was: a ban, or our own close in another tab). */
+ * 'error'; 'closed' when the socket drops, 'session_ended' ({why: 'account_closed' or
+ * 'signed_out'}) when the server closed it because the session it opened with ended: the page
+ * asks who the browser is now and says so with `ds:me`, which opens the next socket at once). */
 export function onLobby(type, fn) {
   if (!handlers.has(type)) handlers.set(type, []);
   handlers.get(type).push(fn);
@@ -60,11 +65,12 @@ export function connectLobby(options = mode || {}) {
   ws.onclose = (ev) => {
     if (socket !== ws) return;
     socket = null;
-    emit('closed', {});
-    // The session ended with the account: the next socket is whoever the browser is now.
-    if (ev.code === ACCOUNT_CLOSED) emit('account_closed', {});
     retry = Math.min(retry + 1, 6);
+    // Set before the handlers run: the socket one of them opens at once (ds:me) cancels it.
     timer = setTimeout(() => connectLobby(), 500 * 2 ** retry);
+    emit('closed', {});
+    const why = SESSION_ENDED.get(ev.code);
+    if (why) emit('session_ended', { why });
   };
 }
 

@@ -4,7 +4,9 @@
 // table), and their private messages: the header's unread badge follows, and a toast links
 // the thread (message_notice.js). Open while the reader has a name (a guest's or an
 // account's): a visitor's would get nothing, so a log-out closes it and a name opens it
-// again. The lobby, the inbox and a tournament's page keep the whole lobby socket instead.
+// again. A log-out, a new password or a log-in in another tab ends the session it opened
+// with: the server closes it (4411), and the page asks at once who the reader is now. The
+// lobby, the inbox and a tournament's page keep the whole lobby socket instead.
 import { me } from './api.js';
 import { startChallenges } from './challenge.js';
 import { showUnread } from './inbox_badge.js';
@@ -32,9 +34,10 @@ export function startNotices() {
     if (f.unread !== undefined) showUnread(f.unread);
   });
   onLobby('message', noticeMessage);
-  // Closed with our account (a ban, our own close in another tab): the header and the socket
-  // come again as whoever the browser is now.
-  onLobby('account_closed', () => document.dispatchEvent(new CustomEvent('ds:me')));
+  // Closed as the session it opened with ended (our account closed, a log-out, a new password
+  // or a log-in elsewhere): the header and the socket come again at once as whoever the browser
+  // is now, and the challenges shown, the old player's, go (challenge.js).
+  onLobby('session_ended', () => document.dispatchEvent(new CustomEvent('ds:me')));
   startChallenges({ you: () => you });
   document.addEventListener('ds:me', followName);
   followName();

@@ -527,7 +527,7 @@ async function main() {
     }
     if (page.t) loadSoon(); // back after a drop: what changed meanwhile
   });
-  onLobby('account_closed', async () => {
+  onLobby('session_ended', async () => {
     document.dispatchEvent(new CustomEvent('ds:me'));
   });
   startChallenges({ you: () => page.you });

@@ -169,15 +169,20 @@ function buildForm() {
   });
 }
 
+let asked = 0; // the latest question of who reads: an older answer comes too late
+
 /** A spectator without a name reads only: the line to write in says where to choose one. One
- * of the site's operators gets a "✕" on each line. */
+ * of the site's operators gets a "✕" on each line. Asked again whenever who we are changes
+ * (`ds:me`: a name taken, a log-in, a log-out here or, told by the socket, elsewhere). */
 async function reader() {
+  const question = ++asked;
   let who = null;
   try {
     who = await me();
   } catch (e) {
     who = null;
   }
+  if (question !== asked) return;
   operator = Boolean(who && who.operator);
   if (mySeat() === null) {
     const player = who && (who.player !== undefined ? who.player : who);
@@ -235,5 +240,6 @@ export function chatPanel() {
   drawerButton();
   onMutedChange(renderChat);
   renderChat();
+  document.addEventListener('ds:me', reader);
   reader();
 }

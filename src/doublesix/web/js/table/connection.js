@@ -3,6 +3,11 @@
 import { forgetSeat } from '../api.js';
 import { state, tableId } from './state.js';
 
+// The server closed the socket because the session of our cookie ended (a log-out, a new
+// password, a log-in, maybe in another tab or browser); only a socket that watches is closed
+// so: a seat's plays on, the seat being its token's.
+const SIGNED_OUT = 4411;
+
 let handlers = {};
 
 /**
@@ -35,6 +40,13 @@ export function connect(on = handlers) {
     state.pending = false;
     if (ev.code === 4404) {
       handlers.missing();
+      return;
+    }
+    if (ev.code === SIGNED_OUT) {
+      // We watched as a player who is gone: the page says who the browser is now (the header,
+      // the chat's line), and the next socket watches as that one, at once.
+      document.dispatchEvent(new CustomEvent('ds:me'));
+      connect();
       return;
     }
     if (ev.code === 4401 || ev.code === 4410) {
