@@ -17,10 +17,14 @@ $(STAMP): pyproject.toml
 	touch $(STAMP) $(COMPILED)
 
 # OpenSpiel and PettingZoo (`pip install doublesix[research]`): their tests run in `make test`.
+# The extra's requirements are installed by name, as pyproject.toml lists them: installing
+# '.[research]' would build the package, and compile its core, a second time.
 RESEARCH := $(VENV)/.research
 $(RESEARCH): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,research]'
-	touch $(RESEARCH) $(COMPILED)
+	$(BIN)/python -c "import tomllib; project = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
+		print(*project['optional-dependencies']['research'], sep='\n')" > $(VENV)/research.txt
+	$(BIN)/python -m pip install --quiet -r $(VENV)/research.txt
+	touch $(RESEARCH)
 
 # An edit to the core recompiles it: the compiled modules are imported before the sources.
 $(COMPILED): $(STAMP) setup.py $(CORE) $(wildcard src/doublesix/bots/c/*)

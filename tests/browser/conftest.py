@@ -108,6 +108,8 @@ def new_context(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
     def make(**options: Any) -> Any:
         options.setdefault("viewport", {"width": 1280, "height": 800})
         options.setdefault("locale", "en-US")
+        # every state at once (the pages honour the setting), so no wait is for an animation
+        options.setdefault("reduced_motion", "reduce")
         # Playwright's waits evaluate strings in the page, which the server's
         # Content-Security-Policy forbids: test_browser_csp.py checks the pages under it
         options.setdefault("bypass_csp", True)
