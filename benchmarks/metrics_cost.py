@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from processes import START, cpu_seconds, free_port, loadtest
+from processes import START, cpu_seconds, free_port, loadtest, serving
 
 WARM_UP_SECONDS = 1.0
 """Requests before each HTTP phase, not counted: a server's first ones are slow."""
@@ -62,17 +62,7 @@ def start(folder: Path, metrics: str | None) -> tuple[subprocess.Popen[bytes], s
         stdout=(folder / "serve.log").open("wb"),
         stderr=subprocess.STDOUT,
     )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the server did not start:\n{(folder / 'serve.log').read_text()}")
-        try:
-            if httpx.get(f"{url}/api/bots", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    raise SystemExit("the server did not start in time")
+    return serving(proc, port, folder / "serve.log")
 
 
 async def ask(url: str, clients: int, seconds: float) -> int:

@@ -75,6 +75,14 @@ def start(db: str, log: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str
         stdout=log.open("wb"),
         stderr=subprocess.STDOUT,
     )  # fmt: skip
+    return serving(proc, port, log)
+
+
+def serving(
+    proc: subprocess.Popen[bytes], port: int, log: Path
+) -> tuple[subprocess.Popen[bytes], str]:
+    """The server ``proc`` once it answers on ``port``, and its URL (its output in ``log``,
+    shown if it exits first)."""
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

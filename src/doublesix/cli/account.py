@@ -43,10 +43,11 @@ running, and every process of a site sees the change at once.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from doublesix.cli.common import CommandError, Subparsers, UsageError, number
@@ -295,19 +296,13 @@ def shutting_out(
     """``closing``, then the account shut out of every server process of the site ``site``
     on the Redis ``url`` (``Lobby.shut_out``'s message); it answers how many processes
     heard it too. Redis is reached first: if it is not, nothing changes."""
-    from redis.asyncio import Redis
     from redis.exceptions import RedisError
 
     from doublesix.server.accounts import Accounts
     from doublesix.server.channels import Space
 
     async def run(store: SqlStore) -> tuple[str, bool, int]:
-        client = Redis.from_url(url)
-        try:
-            try:
-                await client.ping()
-            except RedisError as e:
-                raise CommandError(f"--redis {url}: {e}; nothing changed") from None
+        async with reached(url) as client:
             name, closed = await closing(store)
             account = await Accounts(store, clock=time.time).by_name(name)
             assert account is not None  # just found by that name; accounts are never deleted
@@ -318,11 +313,27 @@ def shutting_out(
                     f"--redis {url}: {e}; {name} is closed, but its sockets stay open "
                     "until they close: run this again to close them"
                 ) from None
-        finally:
-            await client.aclose()
         return name, closed, told
 
     return run
+
+
+@contextlib.asynccontextmanager
+async def reached(url: str) -> AsyncIterator[Redis]:
+    """The site's Redis at ``url``, once it answers (else a ``CommandError``: nothing has
+    changed yet); closed on the way out."""
+    from redis.asyncio import Redis
+    from redis.exceptions import RedisError
+
+    client = Redis.from_url(url)
+    try:
+        try:
+            await client.ping()
+        except RedisError as e:
+            raise CommandError(f"--redis {url}: {e}; nothing changed") from None
+        yield client
+    finally:
+        await client.aclose()
 
 
 def signing_out(
@@ -333,19 +344,13 @@ def signing_out(
     """``replacing``, then the sessions it ended signed out on every server process of the
     site ``site`` on the Redis ``url`` (``Lobby.sign_out``'s message); it answers how many
     processes heard it too. Redis is reached first: if it is not, nothing changes."""
-    from redis.asyncio import Redis
     from redis.exceptions import RedisError
 
     from doublesix.server.channels import Space
     from doublesix.server.lobby_bus import sessions_ended, tell_site
 
     async def run(store: SqlStore) -> tuple[str, list[str], int]:
-        client = Redis.from_url(url)
-        try:
-            try:
-                await client.ping()
-            except RedisError as e:
-                raise CommandError(f"--redis {url}: {e}; nothing changed") from None
+        async with reached(url) as client:
             name, ended = await replacing(store)
             try:
                 told = await tell_site(client, Space.of(client, site), sessions_ended(ended))
@@ -354,8 +359,6 @@ def signing_out(
                     f"--redis {url}: {e}; the password of {name} is replaced, but the pages "
                     "of its ended sessions stay open until they close"
                 ) from None
-        finally:
-            await client.aclose()
         return name, ended, told
 
     return run
