@@ -29,7 +29,26 @@ from .server_helpers import (
     command_on,
     run_async,
 )
-from .site_helpers import database, names, require_services, site  # noqa: F401 (test_site's)
+from .site_helpers import (  # noqa: F401 (test_site's)
+    Site,
+    database,
+    names,
+    require_services,
+    site,
+)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed test that ran server processes (``site``) reports their logs' last lines:
+    what went wrong where, once the processes and their folder are gone."""
+    report = yield
+    running = getattr(item, "funcargs", {}).get("site")
+    if report.failed and isinstance(running, Site):
+        for process in running.processes:
+            lines = process.log.read_text(errors="replace").splitlines()[-200:]
+            report.sections.append((f"server log {process.log.name}", "\n".join(lines)))
+    return report
 
 
 async def _pg(sql: str) -> None:

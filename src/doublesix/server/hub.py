@@ -129,9 +129,17 @@ class RedisHub:
     def unsubscribe(self, table_id: str, listener: Listener) -> None:
         self._local.unsubscribe(table_id, listener)
         if not self._local.listeners(table_id):
-            task = asyncio.create_task(self.relay.unfollow(table_id))
+            task = asyncio.create_task(self._unfollow(table_id))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+
+    async def _unfollow(self, table_id: str) -> None:
+        """Stop receiving the table's frames, unless a listener came since the last one left:
+        its ``follow`` found the table followed still and did nothing (a page reloaded on
+        this process), so unfollowing now would leave it deaf. The relay forgets the table
+        before its first wait, so a ``follow`` after this check subscribes again."""
+        if not self._local.listeners(table_id):
+            await self.relay.unfollow(table_id)
 
     def listeners(self, table_id: str) -> int:
         return self._local.listeners(table_id)
