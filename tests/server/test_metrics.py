@@ -1,13 +1,16 @@
 """``doublesix serve --metrics``: Prometheus metrics on a listener of their own.
 
 A real server on SQLite with its limits per address (``hostile.live.Served``) counts what
-a client does there, exactly; two workers on this machine's PostgreSQL and Redis
-(``site_helpers``) are summed by the process that supervises them, and a worker killed
-drops out of the gauges, not the counters.
+a client does there, exactly, and answers ``/metrics`` only; two workers on this machine's
+PostgreSQL and Redis (``site_helpers``) are summed by the process that supervises them,
+with the ``process_…`` metrics of each process, a worker killed drops out of the gauges,
+not the counters, and a parent killed leaves its folder to the next. The refusals that are
+not the limits per address are counted in this process, through the app (``TestClient``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -16,7 +19,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -28,14 +32,25 @@ from redis.asyncio import Redis
 from websockets.sync.client import ClientConnection, connect
 
 from doublesix.cli import main
-from doublesix.server import messages
+from doublesix.server import messages, reports, tournament_sql
+from doublesix.server.account_names import AccountError
 from doublesix.server.channels import Space
+from doublesix.server.logins import LoginLimits, Logins
+from doublesix.server.metrics import FOLDER_PREFIX, remove_orphans, start_ticks
 from doublesix.server.player_limits import RedisPlayerLimits
+from doublesix.server.routes.tables import TABLES_AT_ONCE
+from doublesix.server.settings import Limits
 from doublesix.server.store import SqlStore
+from doublesix.server.uploads import busy
+from doublesix.server.workers import Busy
 from hostile.live import START, Served, free_port
 
-from .server_helpers import run_async
-from .site_helpers import Site
+from .server_helpers import AppFactory, TestClient, human_table, run_async
+from .server_helpers import Socket as TableSocket
+from .site_helpers import Process, Site
+from .test_lobby_socket import Lobby, challenge, name
+from .test_shut_out import logged_in
+from .test_tournaments_server import DRAW
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -191,6 +206,17 @@ def test_sockets_are_counted_by_kind(served: tuple[Served, str]) -> None:
     eventually(metrics, lambda s: value(s, "doublesix_sockets", kind="lobby") == 0)
 
 
+def test_the_listener_answers_metrics_only(served: tuple[Served, str]) -> None:
+    _, metrics_url = served
+    listener = metrics_url.removesuffix("/metrics")
+    assert "doublesix_table_commands" in httpx.get(f"{metrics_url}?a=1", timeout=10).text
+    for path in ("/", "/metric", "/metrics/", "/metrics/x", "/favicon.ico", "/api/tables"):
+        answer = httpx.get(f"{listener}{path}", timeout=10)
+        assert answer.status_code == 404, path
+        assert "doublesix_" not in answer.text and "process_" not in answer.text, path
+    assert httpx.post(metrics_url, timeout=10).status_code == 405
+
+
 def test_a_refusal_by_a_limit_is_counted_by_its_name(served: tuple[Served, str]) -> None:
     server, metrics = served
     http = server.client()
@@ -225,6 +251,144 @@ def test_a_process_counting_alone_counts_redis_s_errors_and_its_refusals() -> No
     errors, refusals = counted()
     assert run_async(story()) == [True] * 5 + [False]
     assert counted() == (errors + 6, refusals + 1)
+
+
+def refusals(limit: str) -> float:
+    """The refusals by ``limit`` counted in this process so far."""
+    counted = REGISTRY.get_sample_value("doublesix_limit_refusals_total", {"limit": limit})
+    return counted or 0.0
+
+
+def counted_refusals(limits: Iterable[str], story: Callable[[], None]) -> dict[str, float]:
+    """The refusals by each of ``limits`` that ``story`` counted."""
+    before = {limit: refusals(limit) for limit in limits}
+    story()
+    return {limit: refusals(limit) - counted for limit, counted in before.items()}
+
+
+def test_the_daily_limits_kept_in_the_database_are_counted(
+    accounts_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = accounts_client
+    for module in (messages, reports, tournament_sql):  # none a day: the first is refused
+        monkeypatch.setattr(module, "NEW_PER_DAY" if module is messages else "PER_DAY", 0)
+    logged_in(client, "Ben")
+    logged_in(client, "Anna")
+    answers: dict[str, int] = {}
+
+    def story() -> None:
+        new = client.post("/api/messages", json={"to": "Ben", "text": "hi"})
+        answers["player:new-conversations"] = new.status_code
+        report = client.post("/api/reports", json={"name": "Ben", "reason": "abuse"})
+        answers["player:reports"] = report.status_code
+        tournament = client.post("/api/tournaments", json=DRAW | {"starts_in": 5})
+        answers["player:tournaments"] = tournament.status_code
+        for _ in range(TABLES_AT_ONCE):
+            assert client.post("/api/tables", json={"preset": "draw"}).status_code == 200
+        table = client.post("/api/tables", json={"preset": "draw"})
+        answers["player:unfinished-tables"] = table.status_code
+
+    limits = (
+        "player:new-conversations",
+        "player:reports",
+        "player:tournaments",
+        "player:unfinished-tables",
+    )
+    assert counted_refusals(limits, story) == dict.fromkeys(limits, 1)
+    assert answers == dict.fromkeys(limits, 429)
+
+
+def test_challenges_waiting_at_once_are_counted(lobby: TestClient) -> None:
+    anna, ben = name(lobby, "Anna"), name(lobby, "Ben")
+    with ExitStack() as stack:
+        Lobby(lobby, stack, anna), Lobby(lobby, stack, ben)
+
+        def story() -> None:
+            for _ in range(3):  # 3 may wait at once
+                assert challenge(lobby, anna, to=["Ben"]).status_code == 201
+            refused = challenge(lobby, anna, to=["Ben"])
+            assert refused.json()["code"] == "too_many_challenges", refused.text
+
+        limits = ("player:open-challenges", "player:challenges")
+        assert counted_refusals(limits, story) == {
+            "player:open-challenges": 1,
+            "player:challenges": 0,  # the limit a minute: not reached
+        }
+
+
+def test_failed_logins_are_counted_by_the_limit_that_refused() -> None:
+    logins = Logins(LoginLimits("1/minute", "2/minute", "3/minute"))
+
+    async def attempt(login: str, address: str) -> str | None:
+        """The field of the refusal (None: the address), else ``"checked"``."""
+        try:
+            await logins.check(login, address)
+        except AccountError as e:
+            return e.field
+        await logins.failed(login, address)
+        return "checked"
+
+    async def attempts() -> list[str | None]:
+        tries = [("anna", "10.0.0.1")] * 2 + [("anna", "10.0.0.2"), ("anna", "10.0.0.4")]
+        tries += [("ben", "10.0.0.3"), ("cleo", "10.0.0.3"), ("dora", "10.0.0.3")]
+        tries += [("emil", "10.0.0.3")]
+        return [await attempt(login, address) for login, address in tries]
+
+    seen: list[str | None] = []
+    limits = ("name-address:failed-logins", "name:failed-logins", "address:failed-logins")
+    assert counted_refusals(limits, lambda: seen.extend(run_async(attempts()))) == {
+        "name-address:failed-logins": 1,  # anna from 10.0.0.1, the second time
+        "name:failed-logins": 1,  # anna from a third address: 2 failed already
+        "address:failed-logins": 1,  # 10.0.0.3, the fourth name
+    }
+    assert seen == ["checked", "name", "checked", "name", "checked", "checked", "checked", None]
+
+
+def test_a_full_upload_or_review_queue_is_counted() -> None:
+    limits = ("address:uploads", "queue:uploads", "address:reviews", "queue:reviews")
+
+    def story() -> None:
+        answers = [
+            busy(Busy(per_key=True), "uploads", 2).status,
+            busy(Busy(per_key=False), "uploads", 2).status,
+            busy(Busy(per_key=False), "reviews", 2).status,
+        ]
+        assert answers == [429, 503, 503]
+
+    assert counted_refusals(limits, story) == {
+        "address:uploads": 1,
+        "queue:uploads": 1,
+        "address:reviews": 0,
+        "queue:reviews": 1,
+    }
+
+
+def test_too_many_frames_are_counted_on_table_and_lobby_sockets(make_app: AppFactory) -> None:
+    slow = Limits(frames_per_second=0.01, burst=3)  # 3 frames, then one each 100 s
+    with TestClient(make_app(limits=slow)) as client, ExitStack() as stack:
+        table_id, tokens = human_table(client, "block", 2)
+        seat = TableSocket(client, stack, table_id, tokens[0])
+
+        def at_the_table() -> None:
+            for code in ("illegal", "illegal", "illegal", "rate_limited"):
+                seat.send({"type": "continue"})
+                assert seat.error()["code"] == code
+
+        assert counted_refusals(["socket:frames"], at_the_table) == {"socket:frames": 1}
+        anna = Lobby(client, stack, name(client, "Anna"))
+
+        def in_the_lobby() -> None:
+            for n in range(3):
+                anna.ws.send_json({"type": "chat", "text": f"m{n}"})
+                assert anna.next("chat")["text"] == f"m{n}"
+            anna.ws.send_json({"type": "chat", "text": "one too many"})
+            assert anna.next("error")["code"] == "rate_limited"
+
+        limits = ("socket:frames", "player:lobby-chat")
+        assert counted_refusals(limits, in_the_lobby) == {
+            "socket:frames": 1,
+            "player:lobby-chat": 0,  # 5 lines in 10 s: not reached
+        }
 
 
 @pytest.mark.parametrize(
@@ -272,15 +436,46 @@ async def migrate(db: str) -> None:
         await store.close()
 
 
+def folder_of(process: Process) -> Path:
+    """The multiprocess folder ``serve --workers N --metrics`` said it made."""
+    said = re.search(r"through (\S+)\)", process.log.read_text())
+    assert said is not None, process.log.read_text()
+    return Path(said.group(1))
+
+
+def writers(folder: Path, kind: str = "*") -> set[int]:
+    """The processes that wrote values of ``kind`` in ``folder`` (``<kind>_<pid>.db``)."""
+    return {int(file.stem.rsplit("_", 1)[1]) for file in folder.glob(f"{kind}_*.db")}
+
+
+def parent_of(pid: int) -> int:
+    """The parent of process ``pid`` (the field after its state in ``/proc/<pid>/stat``)."""
+    return int(Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[1])
+
+
+def children(pid: int) -> set[int]:
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):  # gone meanwhile
+            if parent_of(int(stat.parent.name)) == pid:
+                found.add(int(stat.parent.name))
+    return found
+
+
+def processes(samples: Samples, name: str) -> dict[int, str]:
+    """The pid and role of each process with a sample ``name``."""
+    labelled = (dict(labels) for sample, labels in samples if sample == name)
+    return {int(labels["pid"]): labels["role"] for labels in labelled}
+
+
 def test_two_workers_are_summed_by_their_parent(site: Site) -> None:
     run_async(migrate(site.db))
     address = f"127.0.0.1:{free_port()}"
     metrics = f"http://{address}/metrics"
     process = site.start("--workers", "2", "--metrics", address)
-    said = re.search(r"through (\S+)\)", process.log.read_text())
-    assert said is not None, process.log.read_text()
-    folder = Path(said.group(1))
+    folder = folder_of(process)
     assert folder.is_dir()
+    assert folder.name.startswith(f"{FOLDER_PREFIX}{process.proc.pid}-")
     seen: set[str] = set()
     asked = 0
     while len(seen) < 2:  # a new connection each time: the kernel deals them to both workers
@@ -290,15 +485,79 @@ def test_two_workers_are_summed_by_their_parent(site: Site) -> None:
         asked += 1
         assert asked <= 500, "one worker answered every request"
     samples = eventually(metrics, lambda s: requests(s, "GET", "/api/health", "2xx") == asked)
-    assert "process_cpu_seconds_total" not in {name for name, _ in samples}  # not summed
     assert value(samples, "doublesix_tables", status="open") == 0
 
+    # only the parent's children write there: not an upload's worker process, nor a bot's
+    upload = httpx.post(f"{process.url}/api/records", content=b"{}", timeout=30)
+    assert upload.status_code == 422, upload.text  # answered by the upload's worker process
+    workers = writers(folder, "gauge_livesum")
+    assert len(workers) == 2
+    assert {parent_of(pid) for pid in writers(folder)} == {process.proc.pid}
+
+    # the process_ metrics of the parent and of each worker, apart
+    roles = {process.proc.pid: "parent"} | dict.fromkeys(workers, "worker")
+    samples = scrape(metrics)
+    for each in ("process_cpu_seconds_total", "process_resident_memory_bytes", "process_open_fds"):
+        assert processes(samples, each) == roles, each
+    for pid, role in roles.items():
+        labels = {"pid": str(pid), "role": role}
+        assert value(samples, "process_resident_memory_bytes", **labels) > 0
+        assert value(samples, "process_open_fds", **labels) > 0
+
     # a worker killed drops out of the gauges at the next scrape; its counts stay
-    worker = int(next(folder.glob("gauge_livesum_*.db")).stem.rsplit("_", 1)[1])
+    worker = min(workers)
     os.kill(worker, signal.SIGKILL)
     gone = folder / f"gauge_livesum_{worker}.db"
     eventually(metrics, lambda s: not gone.exists())
-    assert requests(scrape(metrics), "GET", "/api/health", "2xx") == asked
+    samples = scrape(metrics)
+    assert requests(samples, "GET", "/api/health", "2xx") == asked
+    assert worker not in processes(samples, "process_cpu_seconds_total")
 
     site.stop()
     assert not folder.exists()
+
+
+def test_a_parent_killed_leaves_its_folder_to_the_next_one(site: Site) -> None:
+    run_async(migrate(site.db))
+    first = site.start("--workers", "2", "--metrics", f"127.0.0.1:{free_port()}")
+    folder = folder_of(first)
+    family = children(first.proc.pid)
+    first.kill()
+    for pid in family:  # uvicorn's workers outlive a parent killed: stop them
+        os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while any(Path(f"/proc/{pid}").exists() for pid in family):
+        assert time.monotonic() < deadline, "the workers are still there"
+        time.sleep(0.1)
+    assert folder.is_dir()  # nobody removed it
+
+    second = site.start("--workers", "2", "--metrics", f"127.0.0.1:{free_port()}")
+    assert not folder.exists()
+    assert folder_of(second).is_dir()
+
+
+def test_only_the_folders_no_running_process_uses_are_removed(tmp_path: Path) -> None:
+    exited = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        ticks = start_ticks(exited.pid)
+    finally:
+        exited.kill()
+        exited.wait()
+    me, mine = os.getpid(), start_ticks(os.getpid())
+    assert ticks is not None and mine is not None and start_ticks(exited.pid) is None
+    folders = {
+        "its parent exited": f"{FOLDER_PREFIX}{exited.pid}-{ticks}-a",
+        "its pid used again": f"{FOLDER_PREFIX}{me}-{mine + 1}-b",
+        "its parent running": f"{FOLDER_PREFIX}{me}-{mine}-c",
+        "a worker running": f"{FOLDER_PREFIX}{exited.pid}-{ticks}-d",
+        "another program's": f"other-metrics-{exited.pid}-{ticks}-e",
+    }
+    for folder in folders.values():
+        (tmp_path / folder).mkdir()
+    (tmp_path / folders["its parent exited"] / f"counter_{exited.pid}.db").touch()
+    (tmp_path / folders["a worker running"] / f"gauge_livesum_{me}.db").touch()
+    (tmp_path / f"{FOLDER_PREFIX}{exited.pid}-{ticks}-f").touch()  # a file: not ours
+    remove_orphans(tmp_path)
+    kept = {what for what, folder in folders.items() if (tmp_path / folder).exists()}
+    assert kept == {"its parent running", "a worker running", "another program's"}
+    assert (tmp_path / f"{FOLDER_PREFIX}{exited.pid}-{ticks}-f").is_file()

@@ -9,7 +9,12 @@ running, and every process of a site sees the change at once.
   account ends: a browser logged in with the old password is logged out. With the site's
   ``--redis`` (and ``--site``), the pages open with those sessions are told at once
   (``lobby_bus.sessions_ended``: each process closes their sockets but a seat's, as after a
-  log-out); without, at their next request or socket.
+  log-out), and every seat the account holds at a table not over takes a new token
+  (``lobby_bus.password_changed``: each process replaces those of the tables it runs, and
+  the old token's sockets watch, ``server/seat_keys.py``); without, the pages learn it at
+  their next request or socket, and the seats keep their tokens (it says how many): a seat
+  taken with the old password plays on until the player changes the password on the web,
+  or this runs with ``--redis``.
 - ``silence NAME [--hours H] [--reason TEXT]``: the account's chat messages are refused, in
   the lobby and at every table, for H hours or until lifted; ``unsilence NAME`` lifts it.
 - ``close NAME [--reason TEXT] [--redis URL [--site NAME]]``: a ban. The account logs in no
@@ -95,8 +100,9 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     add_site(
         password,
         "the site's Redis, as serve's --redis: every server process of the site closes the "
-        "sockets of the ended sessions at once (a seat's stays), as after a log-out "
-        "(without --redis, they stay open until they close)",
+        "sockets of the ended sessions at once, as after a log-out, and gives the account's "
+        "seats new tokens (without --redis, the sockets stay open until they close, and the "
+        "seats keep their tokens)",
     )
     silence = tasks.add_parser(
         "silence", help="refuse the chat messages of the account NAME, everywhere on the site"
@@ -246,13 +252,21 @@ def replace_password(args: argparse.Namespace) -> None:
         Act.PASSWORD, lambda s: Accounts(s, clock=time.time).set_password(args.name, new)
     )
     if args.redis is None:
-        name, ended = on_site(args.db, replacing)
+        name, ended, _, seated = on_site(args.db, counting_seats(replacing))
         print(f"the password of {name} is replaced; {len(ended)} session(s) ended")
+        if seated:
+            print(
+                f"its seats at {seated} table(s) not over keep their tokens, and play on: "
+                "pass --redis to give them new ones now"
+            )
         return
-    name, ended, told = on_site(args.db, signing_out(args.redis, args.site, replacing))
+    name, ended, seated, told = on_site(
+        args.db, signing_out(args.redis, args.site, counting_seats(replacing))
+    )
     print(f"the password of {name} is replaced; {len(ended)} session(s) ended")
+    new_tokens = f" and its seats at {seated} table(s) not over take new tokens" if seated else ""
     print(
-        f"their pages' sockets are closed ({told} server process(es) heard it)"
+        f"their pages' sockets are closed{new_tokens} ({told} server process(es) heard it)"
         if told
         else NOBODY_HEARD
     )
@@ -336,30 +350,52 @@ async def reached(url: str) -> AsyncIterator[Redis]:
         await client.aclose()
 
 
+def counting_seats(
+    replacing: Callable[[SqlStore], Awaitable[tuple[str, list[str]]]],
+) -> Callable[[SqlStore], Awaitable[tuple[str, list[str], str, int]]]:
+    """``replacing``, then the account's player id and how many tables not over it holds a
+    seat at (``seat_keys.seated_tables``)."""
+    from doublesix.server.accounts import Accounts
+    from doublesix.server.seat_keys import seated_tables
+
+    async def run(store: SqlStore) -> tuple[str, list[str], str, int]:
+        name, ended = await replacing(store)
+        account = await Accounts(store, clock=time.time).by_name(name)
+        assert account is not None  # just found by that name; accounts are never deleted
+        return name, ended, account.id, len(await seated_tables(store, account.id))
+
+    return run
+
+
 def signing_out(
     url: str,
     site: str | None,
-    replacing: Callable[[SqlStore], Awaitable[tuple[str, list[str]]]],
-) -> Callable[[SqlStore], Awaitable[tuple[str, list[str], int]]]:
-    """``replacing``, then the sessions it ended signed out on every server process of the
-    site ``site`` on the Redis ``url`` (``Lobby.sign_out``'s message); it answers how many
-    processes heard it too. Redis is reached first: if it is not, nothing changes."""
+    replacing: Callable[[SqlStore], Awaitable[tuple[str, list[str], str, int]]],
+) -> Callable[[SqlStore], Awaitable[tuple[str, list[str], int, int]]]:
+    """``replacing`` (``counting_seats``'), then the sessions it ended signed out and the
+    account's seats given new tokens on every server process of the site ``site`` on the
+    Redis ``url`` (``Lobby.new_password``'s messages); it answers the account's name, the
+    ended sessions, how many tables it is seated at and how many processes heard it. Redis
+    is reached first: if it is not, nothing changes."""
     from redis.exceptions import RedisError
 
     from doublesix.server.channels import Space
-    from doublesix.server.lobby_bus import sessions_ended, tell_site
+    from doublesix.server.lobby_bus import password_changed, sessions_ended, tell_site
 
-    async def run(store: SqlStore) -> tuple[str, list[str], int]:
+    async def run(store: SqlStore) -> tuple[str, list[str], int, int]:
         async with reached(url) as client:
-            name, ended = await replacing(store)
+            name, ended, player_id, seated = await replacing(store)
+            space = Space.of(client, site)
             try:
-                told = await tell_site(client, Space.of(client, site), sessions_ended(ended))
+                told = await tell_site(client, space, sessions_ended(ended))
+                await tell_site(client, space, password_changed(player_id))
             except RedisError as e:
                 raise CommandError(
                     f"--redis {url}: {e}; the password of {name} is replaced, but the pages "
-                    "of its ended sessions stay open until they close"
+                    "of its ended sessions stay open until they close, and its seats keep "
+                    "their tokens"
                 ) from None
-        return name, ended, told
+        return name, ended, seated, told
 
     return run
 

@@ -32,7 +32,7 @@ from doublesix.server.workers import Busy
 from doublesix.table import commands
 from doublesix.table.errors import Refusal, TableError
 from doublesix.table.frames import encode, event_frames
-from doublesix.table.model import JSON, Entry, EventKind, Table, TableStatus
+from doublesix.table.model import JSON, SEAT_KINDS, Entry, Table, TableStatus
 from doublesix.table.state import Announce, OpenRematch, Outcome, TableState, Think, Unseat
 
 log = logging.getLogger(__name__)
@@ -194,7 +194,7 @@ class TableHost:
         was = self.table.status
         finishing = was != TableStatus.FINISHED and self.state.table.status == TableStatus.FINISHED
         # the seats again at the end: each is stored with its outcome (store._outcomes)
-        seats = finishing or any(e.kind == EventKind.SEAT for e in entries)
+        seats = finishing or any(e.kind in SEAT_KINDS for e in entries)
         shown = listing(self.table)
         await self.shell.store.commit(self.state.table, entries, seats=seats)
         self.table = self.state.table.copy()

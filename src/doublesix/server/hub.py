@@ -5,8 +5,9 @@ seat and one for spectators (``EventFrames``: through Redis, the part of the
 view they all share travels once); each listener takes the frame of its own
 seat.
 Frames that are no event (who is connected, say) go to every listener as
-they are, without a number (``notify``). A seat freed before the start is
-told to the listeners that held it (``unseat``): they watch from then on.
+they are, without a number (``notify``). A seat freed before the start, or
+given a new token (``seat_keys``), is told to the listeners that held it (``unseat``): they
+watch from then on.
 ``LocalHub`` delivers inside this process; ``RedisHub`` sends every frame
 through Redis to the processes whose sockets are at the table (``Relay``),
 with the same two sides: the host's ``publish`` and the socket's
@@ -34,8 +35,8 @@ class Listener(Protocol):
         ...
 
     def unseat(self, seat: int, version: int) -> None:
-        """``seat`` was freed at ``version``: a listener that held it since before takes the
-        spectators' frames from now on; must not block."""
+        """``seat`` was freed, or took a new token, at ``version``: a listener that held it
+        since before takes the spectators' frames from now on; must not block."""
         ...
 
 
@@ -63,7 +64,8 @@ class Hub(Protocol):
         ...
 
     def unseat(self, table_id: str, seat: int, version: int) -> None:
-        """Tell every listener of the table that ``seat`` was freed at ``version``."""
+        """Tell every listener of the table that ``seat`` was freed, or took a new token, at
+        ``version``."""
         ...
 
 

@@ -1,5 +1,5 @@
 """Messages of the lobby between the server's processes: who changed, chat, challenges,
-tournaments, a closed account, ended sessions.
+tournaments, a closed account, ended sessions, a new password's seats.
 
 ``publish`` hands a message to every process, this one included, and each
 delivers it to its own lobby sockets (``on_message``). Alone, a process
@@ -37,6 +37,13 @@ def sessions_ended(sessions: list[str]) -> JSON:
     """The message that has every process close the lobby sockets opened with these
     sessions (their keys, ``accounts.session_key``), which have ended (``Lobby.sign_out``)."""
     return {"k": "signed_out", "s": sessions}
+
+
+def password_changed(player_id: str) -> JSON:
+    """The message that has every process give a new token to each seat the account
+    ``player_id`` holds at the tables it runs: its password changed (``seat_keys.rekey_here``).
+    """
+    return {"k": "rekey", "p": player_id}
 
 
 def challenge_changed(challenge: Challenge, now: float) -> JSON:

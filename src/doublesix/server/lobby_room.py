@@ -23,9 +23,9 @@ are told at once), every process closes its sockets, lobby and table, and a bot 
 seats at the tables the process runs. A session that ends (a log-out, a new password, a log-in
 over it) closes the lobby sockets opened with it on every process, and the table sockets that
 watch with it (``sign_out``), and nothing else: its player stays online through their other
-sockets. An erased account's lobby
-messages are removed (``forget_chat_of``), and every process reads again the tables the
-erasure rewrote (``erased``).
+sockets. A new password also gives the account's seats new tokens (``new_password``). An
+erased account's lobby messages are removed (``forget_chat_of``), and every process reads
+again the tables the erasure rewrote (``erased``).
 """
 
 from __future__ import annotations
@@ -76,6 +76,7 @@ from doublesix.server.lobby_chat import (
 from doublesix.server.lobby_sql import Book
 from doublesix.server.manager import TableManager
 from doublesix.server.messages import Sent
+from doublesix.server.metrics import refused
 from doublesix.server.player_limits import LocalPlayerLimits, PlayerLimits, RedisPlayerLimits
 from doublesix.server.presence import (
     ONLINE_SECONDS,
@@ -87,6 +88,7 @@ from doublesix.server.presence import (
 from doublesix.server.rating_store import shown_ratings
 from doublesix.server.relay import Relay
 from doublesix.server.requests import Describe, Reload
+from doublesix.server.seat_keys import rekey, rekey_here
 from doublesix.server.seek_sql import Pool
 from doublesix.server.seeking import Seeking
 from doublesix.server.settings import Settings
@@ -363,6 +365,8 @@ class Lobby:
             self._shut(data["p"])
         elif kind == "signed_out":
             self._signed_out(data["s"])
+        elif kind == "rekey":
+            self._soon(rekey_here(self.manager, data["p"]))
         elif kind == "erased":
             self._soon(self._reread(data["t"]))
         elif kind == "to":
@@ -433,9 +437,18 @@ class Lobby:
         lobby and watching tables (``_signed_out``). Nothing is ended here, unlike
         ``shut_out``: the account's challenges, seek and seats go on while its player has
         another socket, as after a tab closed (``present``). A seat's socket stays: a seat is
-        its token's."""
+        its token's (but for a new password's: ``new_password``)."""
         if sessions and not self._closed:
             self.bus.publish(sessions_ended(list(sessions)))
+
+    async def new_password(self, player_id: str, sessions: Collection[str]) -> None:
+        """The account ``player_id`` has a new password, which ended these sessions: they are
+        signed out (``sign_out``), and every seat the account holds at a table not over takes
+        a new token at the table's owner, the old one's sockets watching from then on
+        (``seat_keys.rekey``): a seat taken with a stolen session plays no more. (The command
+        line's reset sends ``lobby_bus.password_changed`` instead.)"""
+        self.sign_out(sessions)
+        await rekey(self.book.store, self.manager, player_id)
 
     def _signed_out(self, sessions: list[str]) -> None:
         """This process's part of ``sign_out``."""
@@ -548,6 +561,7 @@ class Lobby:
         now = self.settings.clock()
         waiting = [c for c in await self.book.open() if c.player == who.id and now < c.expires_at]
         if len(waiting) >= OPEN_AT_ONCE:
+            refused("player:open-challenges")
             raise CommandError(
                 "too_many_challenges",
                 f"at most {OPEN_AT_ONCE} challenges wait for answers at once",

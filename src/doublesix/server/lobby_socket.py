@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable
 from limits import RateLimitItemPerSecond
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from doublesix.server import messages
+from doublesix.server import messages, metrics
 from doublesix.server.deps import Server, player_of
 from doublesix.server.incoming import ChatFrame, bad, parse_frame
 from doublesix.server.lobby_room import Lobby
@@ -199,6 +199,7 @@ async def _read(ws: WebSocket, server: Server, conn: LobbyConnection, handle: Ha
         if conn.goodbye is not None:
             continue  # its sender closes it
         if not _frames.hit(rate, key):
+            metrics.refused("socket:frames")
             conn.send(error_frame(TableError(Refusal.RATE_LIMITED, "too many frames; slow down")))
             continue
         text = message.get("text")

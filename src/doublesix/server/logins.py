@@ -28,6 +28,7 @@ from redis.asyncio import Redis
 
 from doublesix.server.account_names import AccountError, Refusal, name_key
 from doublesix.server.channels import Space
+from doublesix.server.metrics import refused
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +92,7 @@ class Logins:
         for item, keys in self._keys(name, address):
             if await self._test(item, keys):
                 continue
+            refused(f"{keys[0]}:failed-logins")  # name-address, name, address
             if item is self.per_address:
                 raise AccountError(
                     Refusal.RATE_LIMITED,

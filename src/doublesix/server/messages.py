@@ -33,7 +33,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from doublesix.server import schema
+from doublesix.server import metrics, schema
 from doublesix.server.account_lists import BLOCKS
 from doublesix.server.account_names import name_key
 from doublesix.server.errors import CommandError
@@ -212,6 +212,7 @@ async def _keep(
             mine, c.c.started_by == sender.id, c.c.started_at > now - 86400
         )
         if (await conn.execute(started)).scalar_one() >= NEW_PER_DAY:
+            metrics.refused("player:new-conversations")
             raise refused(
                 Refusal.TOO_MANY_CONVERSATIONS,
                 f"at most {NEW_PER_DAY} new conversations a day",

@@ -46,6 +46,8 @@ def encode(request: Request) -> tuple[str, JSON]:
         case commands.Join(player=player, token=token, seat=seat, invite=invite):
             args = {"player": _player(player), "token": token, "seat": seat, "invite": invite}
             return "join", args
+        case commands.Rekey(player=player_id, token=token):
+            return "rekey", {"player": player_id, "token": token}
         case commands.SetBot(player=player, seat=seat, level=level):
             return "set_bot", {"player": player, "seat": seat, "level": level}
         case commands.Play(seat=seat, move=move, version=version, turn=turn):
@@ -80,13 +82,21 @@ def encode(request: Request) -> tuple[str, JSON]:
     raise ValueError(f"{request!r} is never forwarded")
 
 
+def _player_from(args: JSON) -> Player | None:
+    """The player ``_player`` carried (a join's, a chat's; a bot's seating or a new token
+    carries its player's id alone)."""
+    return None if args["player"] is None else Player(*args["player"])
+
+
 def decode(op: str, args: JSON) -> Request:
     """The request that ``encode`` carried."""
-    player = None if args.get("player") is None else Player(*args["player"])
     match op:
         case "join":
+            player = _player_from(args)
             assert player is not None
             return commands.Join(player, args["token"], args["seat"], args["invite"])
+        case "rekey":
+            return commands.Rekey(args["player"], args["token"])
         case "set_bot":
             return commands.SetBot(args["player"], args["seat"], args["level"])
         case "play":
@@ -101,7 +111,7 @@ def decode(op: str, args: JSON) -> Request:
             return commands.Continue(args["seat"])
         case "chat":
             phrase = None if args["phrase"] is None else Phrase(args["phrase"])
-            return commands.Chat(args["seat"], player, args["text"], phrase)
+            return commands.Chat(args["seat"], _player_from(args), args["text"], phrase)
         case "rematch":
             return commands.Rematch(args["seat"], args["agree"])
         case "leave":

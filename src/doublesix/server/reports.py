@@ -16,7 +16,7 @@ from enum import StrEnum
 import sqlalchemy as sa
 from pydantic import BaseModel, Field
 
-from doublesix.server import messages, schema
+from doublesix.server import messages, metrics, schema
 from doublesix.server.account_lists import open_account
 from doublesix.server.errors import CommandError
 from doublesix.server.store import Guest, SqlStore
@@ -116,6 +116,7 @@ async def report(store: SqlStore, reporter: Guest, body: ReportIn, now: float) -
             )
         today = sa.select(sa.func.count()).select_from(r).where(mine, r.c.at > now - 86400)
         if (await conn.execute(today)).scalar_one() >= PER_DAY:
+            metrics.refused("player:reports")
             raise CommandError("too_many_reports", f"at most {PER_DAY} reports a day", status=429)
         made = await conn.execute(
             r.insert()

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from doublesix.ratings import Outcome, seat_outcomes
 from doublesix.rules.ruleset import Ruleset, RulesetError
-from doublesix.server import schema
+from doublesix.server import metrics, schema
 from doublesix.server.errors import CommandError
 from doublesix.server.store import SqlStore
 from doublesix.server.tournaments import (
@@ -100,6 +100,7 @@ async def add(store: SqlStore, tournament: Tournament) -> None:
         since = tournament.created_at - DAY
         today = await conn.scalar(sa.select(sa.func.count()).where(mine, T.c.created_at > since))
         if (today or 0) >= PER_DAY:
+            metrics.refused("player:tournaments")
             raise CommandError(
                 "too_many_tournaments", f"at most {PER_DAY} tournaments a day", status=429
             )

@@ -21,6 +21,7 @@ from doublesix import record_bounds
 from doublesix.record_bounds import RecordTooLarge
 from doublesix.rules.record import RecordError, game_record, replay
 from doublesix.server.errors import Refused, record_error_body
+from doublesix.server.metrics import refused
 from doublesix.server.workers import Busy, Workers, WorkTimeout
 from doublesix.table.views import JSON
 
@@ -86,7 +87,9 @@ def replayed(body: bytes) -> tuple[int, bytes]:
 
 
 def busy(e: Busy, what: str, per_client: int) -> Refused:
-    """The answer to a full queue (503) or a client over its share of it (429)."""
+    """The answer to a full queue (503) or a client over its share of it (429), counted
+    as ``queue:<what>`` or ``address:<what>``."""
+    refused(f"{'address' if e.per_key else 'queue'}:{what}")
     if e.per_key:
         return Refused(
             429,

@@ -11,7 +11,9 @@ is played on a new socket that says hello with its token (the page's ``reconnect
 socket only ever leaves its seat (``Connection.unseat``). A socket without a seat watches as
 the player of its cookies: online, and writing in the spectators' chat under their name; so
 once the session of its cookie ends it is closed (``Connection.signed_out``). A seat's socket
-is its token's, and plays on.
+is its token's, and plays on while the token holds the seat: a new password gives the
+account's seats new tokens (``seat_keys``), and the old token's sockets watch from then on
+(``Connection.unseat``), or close if their session ended with the password.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from doublesix.server.incoming import (
     parse_frame,
 )
 from doublesix.server.lobby_room import Lobby
+from doublesix.server.metrics import refused
 from doublesix.server.remote import TableLink
 from doublesix.server.requests import Request
 from doublesix.table import commands
@@ -67,7 +70,7 @@ its sockets close at once and its seats' tokens play no more."""
 CLOSE_SIGNED_OUT = 4411
 """The session the socket opened with has ended (a log-out, a new password, a log-in over
 it): the page asks who it is again. Lobby sockets, and table sockets that watch: a seat is
-its token's (``Connection.signed_out``)."""
+its token's (``Connection.signed_out``), until a new password replaces the token."""
 
 
 @dataclass(frozen=True)
@@ -165,9 +168,9 @@ class Connection:
             self.unseat(self.seat, self._freed)
 
     def unseat(self, seat: int | None, version: int) -> None:
-        """``seat`` was freed at ``version``. If this socket held it from before, it watches
-        from now on (the ``unseat`` frame tells its page); a socket that came later belongs
-        to whoever sat down since."""
+        """``seat`` was freed, or took a new token, at ``version``. If this socket held it from
+        before, it watches from now on (the ``unseat`` frame tells its page); a socket that
+        came later belongs to whoever sat down since, or holds the new token."""
         if seat is None or seat != self.seat:
             return
         if self._first is None:
@@ -428,6 +431,7 @@ async def _read(
         if conn.goodbye is not None:
             continue  # its sender closes it
         if not bucket.take():
+            refused("socket:frames")
             conn.send(error_frame(TableError(Refusal.RATE_LIMITED, "too many frames; slow down")))
             continue
         try:

@@ -46,6 +46,16 @@ class Join:
 
 
 @dataclass(frozen=True)
+class Rekey:
+    """The password of the account ``player`` changed: the seat it holds here, if the game is
+    not over, takes ``token`` as its secret in place of the old one, which holds it no more
+    (the seat stays the account's; its player takes the new token with ``Join``)."""
+
+    player: str
+    token: str = field(repr=False)
+
+
+@dataclass(frozen=True)
 class SetBot:
     """The table's creator seats a bot of ``level`` at a free seat before the start."""
 
@@ -189,6 +199,7 @@ class Tick:
 
 Command = (
     Join
+    | Rekey
     | SetBot
     | Play
     | Straighten

@@ -55,6 +55,8 @@ def entry_events(entry: Entry, viewer: Viewer) -> list[JSON]:
         return [{"close": data["reason"]}]
     if kind == EventKind.LEAVE:
         return [{"seat": seat, "leave": True}]
+    if kind == EventKind.REKEY:
+        return [{"seat": seat, "rekey": True}]
     raise ValueError(f"entry {entry.version} ({kind}) has no update events")
 
 

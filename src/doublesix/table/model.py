@@ -58,6 +58,9 @@ class EventKind(StrEnum):
     """One of the site's operators restored the chat entry ``data["chat"]`` they had
     removed: it is shown again (the entry holds its version, never its words: those stay
     in the chat entry, where an account's erasure finds them)."""
+    REKEY = "rekey"
+    """The seat's token was replaced: its account's password changed (a stolen session may
+    have read the old one). The entry holds no token: the seats' row keeps it, as ever."""
 
 
 GAME_KINDS = frozenset({EventKind.START, EventKind.PLAY, EventKind.STRAIGHTEN, EventKind.CONTINUE})
@@ -65,6 +68,9 @@ GAME_KINDS = frozenset({EventKind.START, EventKind.PLAY, EventKind.STRAIGHTEN, E
 
 SAID_KINDS = frozenset({EventKind.CHAT, EventKind.UNCHAT, EventKind.RECHAT})
 """The entries that are a frame of their own, the same for every viewer, with no view."""
+
+SEAT_KINDS = frozenset({EventKind.SEAT, EventKind.REKEY})
+"""The entries that change a seat (who sits there, its token): stored with the seats."""
 
 
 class Stand(StrEnum):

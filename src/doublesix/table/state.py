@@ -82,8 +82,9 @@ class Announce:
 
 @dataclass(frozen=True)
 class Unseat:
-    """Effect: the sockets that held ``seat`` before ``version`` (its entry freeing the seat)
-    hold it no more; they watch from now on, and whoever sits there next gets its views."""
+    """Effect: the sockets that held ``seat`` before ``version`` (its entry freeing the seat, or
+    giving it a new token) hold it no more; they watch from now on, and whoever sits there
+    next, or holds its new token, gets its views."""
 
     seat: int
     version: int
@@ -271,6 +272,8 @@ class TableState:
         match command:
             case commands.Join():
                 out.answer = self._join(command, now, out)
+            case commands.Rekey():
+                out.answer = self._rekey(command, now, out)
             case commands.SetBot():
                 self._set_bot(command, now, out)
                 out.answer = self.table.copy()
@@ -364,6 +367,33 @@ class TableState:
         self.gone[seat.number] = now  # until its socket says hello
         self._start_if_full(now, out)
         return seat.number, token
+
+    def _rekey(self, cmd: commands.Rekey, now: float, out: Outcome) -> int | None:
+        """The seat of the account ``cmd.player``, before or during the game, takes the token
+        ``cmd.token`` (``commands.Rekey``): the sockets that held it with the old one hold it
+        no more (``Unseat``: they watch, and a page of the account takes the seat back with
+        ``Join``). The seat stays the account's and the game goes on: its clock runs as ever,
+        and with no socket left the seat is away, so its grace period and then a bot apply as
+        after a lost connection. The seat's number; None when the account sits nowhere here,
+        or the game is over. The same command again (a forwarded request sent twice) changes
+        nothing more."""
+        if self.table.status not in (TableStatus.OPEN, TableStatus.PLAYING):
+            return None
+        seat = self.table.seat_of(cmd.player)
+        if seat is None:
+            return None
+        if same_secret(seat.token, cmd.token):
+            return seat.number
+        seat.token = cmd.token
+        held = [key for key, number in self.sockets.items() if number == seat.number]
+        for socket in held:
+            del self.sockets[socket]
+        if held:  # its player is away now, as after a lost connection
+            self.gone[seat.number] = now
+            out.effects.append(Announce())
+        entry = self._log(out, EventKind.REKEY, seat.number, {}, now)
+        out.effects.append(Unseat(seat.number, entry.version))
+        return seat.number
 
     def _need_open(self) -> None:
         status = self.table.status

@@ -5,7 +5,7 @@ The session's secret travels in the ``ds_session`` cookie: HttpOnly,
 SameSite=Lax, and ``Secure`` when the request came over https. Refusals
 of ``accounts`` get their HTTP status here. A session that ends (a log-out, a new
 password, a log-in over it) closes the sockets opened with it on every process, but a
-seat's (``Lobby.sign_out``).
+seat's (``Lobby.sign_out``); a new password also gives the account's seats new tokens.
 """
 
 from __future__ import annotations
@@ -129,7 +129,9 @@ async def change_password(
     body: PasswordIn, request: Request, srv: ServerDep, room: LobbyDep, who: MaybeGuest
 ) -> JSONResponse:
     """A new password; every other session of the account ends (after a stolen password is
-    changed, the thief's open pages are signed out at once)."""
+    changed, the thief's open pages are signed out at once), and every seat of the account at
+    a table not over takes a new token (the thief's seat sockets watch from then on; this
+    browser's pages take the new token back: ``Lobby.new_password``)."""
     if who is None or not who.account:
         raise refused(AccountError(Refusal.NO_ACCOUNT, "log in to change your password"))
     try:
@@ -142,7 +144,7 @@ async def change_password(
         )
     except AccountError as e:
         raise refused(e) from None
-    room.sign_out(ended)
+    await room.new_password(who.id, ended)
     return JSONResponse(player_json(who))
 
 

@@ -21,6 +21,7 @@ from doublesix.server.lobby import (
     table_json,
 )
 from doublesix.server.manager import TableManager
+from doublesix.server.metrics import refused
 from doublesix.server.player_limits import PlayerLimits
 from doublesix.server.remote import TableLink
 from doublesix.server.requests import Describe
@@ -56,6 +57,7 @@ async def create_within_quota(manager: TableManager, table: Table) -> TableHost:
     try:
         return await manager.create(table, most_unfinished=TABLES_AT_ONCE)
     except TooManyUnfinished:
+        refused("player:unfinished-tables")
         raise CommandError(
             "too_many_tables",
             f"a guest has {TABLES_AT_ONCE} unfinished tables at most; finish one first",

@@ -10,7 +10,7 @@ import { heard, muteSwitch, updateTitle } from './table/attention.js';
 import { renderCard } from './table/cards.js';
 import { chatFromView, chatPanel, chatRefused, heardChat, renderChat, restoredChat, unheardChat } from './table/chat.js';
 import { tickTimers } from './table/clock.js';
-import { connect } from './table/connection.js';
+import { connect, takeBack } from './table/connection.js';
 import { askHint, bendAt, cancel, onKey, playSelected, straighten } from './table/controls.js';
 import { freshTiles, renderBoard, renderBoneyard, renderSeats, renderStatus } from './table/felt.js';
 import { renderHand, renderHint, renderMe } from './table/hand.js';
@@ -202,6 +202,8 @@ async function main() {
   if (!state.token && invite) {
     if (state.table.status === 'open') await joinWith({ invite });
     else await rejoin({ invite });
+  } else if (!state.token) {
+    await takeBack(null); // our account's seat, taken on another browser (or before a new password)
   }
   chatPanel();
   if (state.table.status === 'open') waitForPlayers(); // its chat goes through the socket

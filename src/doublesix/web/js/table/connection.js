@@ -1,20 +1,24 @@
 // The table's socket (docs/protocol.md): hello, snapshot, resume, updates; reconnects by itself.
 // It keeps the version and the missed events; what a frame means for the page is the caller's.
-import { forgetSeat } from '../api.js';
+import { forgetSeat, get, keepSeat, me, post } from '../api.js';
 import { state, tableId } from './state.js';
 
 // The server closed the socket because the session of our cookie ended (a log-out, a new
 // password, a log-in, maybe in another tab or browser); only a socket that watches is closed
-// so: a seat's plays on, the seat being its token's.
+// so: a seat's plays on, the seat being its token's (until a new password replaces the token:
+// `unseat`, then this close if the password ended our session).
 const SIGNED_OUT = 4411;
 
 let handlers = {};
+let rekeyed = null; // the seat whose new token an update just told of: its `unseat` follows
 
 /**
  * Open the socket. `on` has the page's answers: view(view, events) for a snapshot or an
- * update, hint(moves), error(frame), presence(away), unseat(seat) when the seat was left before the
- * start (the socket watches from then on), chat(frame), unchat(version) and rechat(frame) for the chat,
- * missing() when the table is unknown.
+ * update, hint(moves), error(frame), presence(away), unseat(seat, why) when the socket watches
+ * from then on: the seat was left before the start (`why` 'left'), or took a new token that this
+ * page may not take (`why` 'rekeyed': its account's password changed, and our session ended with
+ * it), chat(frame), unchat(version) and rechat(frame) for the chat, missing() when the table is
+ * unknown.
  */
 export function connect(on = handlers) {
   handlers = on;
@@ -49,6 +53,7 @@ export function connect(on = handlers) {
       connect();
       return;
     }
+    const seat = state.seat;
     if (ev.code === 4401 || ev.code === 4410) {
       // The token is not (or no longer) valid here, or its account is closed (4410, after an
       // error frame that says so): watch instead.
@@ -57,11 +62,64 @@ export function connect(on = handlers) {
       if (ev.code === 4410) {
         forgetSeat(tableId);
         document.dispatchEvent(new CustomEvent('ds:me')); // its session ended with it
+      } else if (seat !== null) {
+        // A token replaced by a new password (kept by this browser from before): the seat is
+        // still our account's, its new token ours for the asking.
+        takeBack(seat).then(() => connect());
+        return;
       }
     }
     setTimeout(() => connect(), state.retry);
     state.retry = Math.min(state.retry * 2, 8000);
   });
+}
+
+/**
+ * Take back our account's seat here with its token of now: the usual join answers an account
+ * seated already with its seat, and the page keeps its token. The seat `seat` (null: the one the
+ * table lists as our account's, if any: a browser that never had its token). True once the seat
+ * is ours again; false when the table lists no such seat of ours (left, or we are no account) or
+ * the join is refused (the session of our cookie ended with a new password: a thief's page, or
+ * one the operator's reset signed out).
+ */
+export async function takeBack(seat) {
+  const path = `/api/tables/${encodeURIComponent(tableId)}`;
+  try {
+    const who = await me();
+    const table = who && who.account ? await get(path) : null;
+    if (!table || !['open', 'playing'].includes(table.status)) return false;
+    const ours = (s) => s && s.kind === 'human' && s.account && s.name === who.name;
+    const at = seat === null ? table.seats.findIndex(ours) : seat;
+    if (!ours(table.seats[at])) return false;
+    const r = await post(`${path}/join`, { seat: at });
+    state.seat = r.seat;
+    state.token = r.token;
+    keepSeat(tableId, r.seat, r.token);
+    return true;
+  } catch (e) {
+    return false; // refused, or not answered: we watch
+  }
+}
+
+/**
+ * The socket holds `seat` no more: it was left before the start, or it took a new token (the
+ * update before said so: its account's password changed). A page whose session is still the
+ * account's takes the new token and says hello with it; any other is told why, and watches on a
+ * new socket (a spectator's snapshot in place of the seat's hand) as whoever the browser is now:
+ * the password may have ended our session, whose close (4411) the old socket would have told.
+ */
+async function unseated(seat) {
+  const replaced = rekeyed === seat;
+  rekeyed = null;
+  if (!replaced) {
+    handlers.unseat(seat, 'left');
+  } else if (await takeBack(seat)) {
+    reconnect();
+  } else {
+    handlers.unseat(seat, 'rekeyed');
+    document.dispatchEvent(new CustomEvent('ds:me'));
+    reconnect();
+  }
 }
 
 /**
@@ -111,6 +169,7 @@ function handle(msg) {
     case 'update':
       if (gap(msg)) break;
       state.version = msg.version;
+      if ((msg.events || []).some((e) => e.rekey && e.seat === state.seat)) rekeyed = state.seat;
       if (!msg.view) {
         state.backlog.push(...(msg.events || []));
         break;
@@ -139,7 +198,7 @@ function handle(msg) {
     case 'unseat':
       state.seat = null;
       state.token = null; // the next hello watches
-      handlers.unseat(msg.seat);
+      unseated(msg.seat);
       break;
     case 'hint':
       handlers.hint(msg.moves || []);

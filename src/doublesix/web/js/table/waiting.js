@@ -297,11 +297,14 @@ export function standRefused() {
   standing = false;
 }
 
-/** The seat was left before the start, from this page or another: forget its token (and an
- * invitation in the address, which would take the seat again on reload) and watch. */
-export function unseated(seat) {
+/** The seat was left before the start, from this page or another (`why` 'left'), or took a
+ * new token this page may not take ('rekeyed': a new password for its account ended our
+ * session): forget its token (and an invitation in the address, which would take the seat
+ * again on reload) and watch. */
+export function unseated(seat, why) {
   ownLeft = seat;
-  toast(standing ? 'table.stood_up' : 'table.stood_up_elsewhere');
+  if (why === 'rekeyed') toast('table.seat_rekeyed');
+  else toast(standing ? 'table.stood_up' : 'table.stood_up_elsewhere');
   standing = false;
   forgetSeat(tableId);
   const url = new URL(location.href);
