@@ -21,6 +21,12 @@ the deal to do so, as ``omniscient`` does: a measuring instrument, not an honest
 ``hint-net`` and ``hint-2026`` play the hint's first move (``HintBot``), its deals weighed by
 ``expert``'s model of the hands or by the 2026 expert's: what a player who always took the
 hint would do.
+``alphamu`` is αμ search (``benchmarks/alphamu.py``) on ``expert``'s weighted deals, two
+players only: one move of the searching seat for all the deals it cannot tell apart, the
+other seat's per deal, ``M`` of its own moves deep, deepened while the budget lasts;
+``alphamu-m<M>`` searches ``M`` moves deep whatever the budget (``M`` = 1 is PIMC), and
+``-w<N>`` after either searches ``N`` worlds instead of ``alphamu.WORLDS``; ``-p`` last
+has the other seat play ``smart_playout``'s rule in each world instead of its best answer.
 The variants are registered in this process only (arena only, never at a
 table); every other argument is the arena's, and the log's header names the
 variant, so each run resumes only with its own parameters.
@@ -36,6 +42,8 @@ import random
 import re
 import sys
 from collections.abc import Sequence
+
+from alphamu import WORLDS, AlphaMuBot
 
 from doublesix.bots.base import BOTS, Bot, register
 from doublesix.bots.budget import Work
@@ -57,6 +65,9 @@ VARIANT = re.compile(r"ismcts-fit-c([0-9.]+)-t([0-9.]+)(?:-s([0-9]+))?")
 
 EXPERT_VARIANT = re.compile(r"expert-c([0-9.]+)-t([0-9.]+)")
 """``expert`` (the table's, ``choice_net``) with another exploration constant and prior."""
+
+ALPHAMU_VARIANT = re.compile(r"alphamu(?:-m([0-9]+))?(?:-w([0-9]+))?(-p)?")
+"""αμ search (``alphamu.AlphaMuBot``), ``M`` fixed or deepened, on ``N`` worlds."""
 
 PEEK_VARIANT = re.compile(r"expert-peek([0-9.]+)")
 """``expert`` with its model of the hands made truer by a look at the deal (``PeekModel``)."""
@@ -232,6 +243,17 @@ def register_variants(argv: list[str]) -> None:
                     _register_peek(name, float(m.group(1)))
                 elif name in ("hint-2026", "hint-net"):
                     _register_hint(name)
+                elif m := ALPHAMU_VARIANT.fullmatch(name):
+                    fixed_m = int(m.group(1)) if m.group(1) else None
+                    worlds = int(m.group(2)) if m.group(2) else WORLDS
+                    _register_alphamu(name, fixed_m, worlds, m.group(3) is not None)
+
+
+def _register_alphamu(name: str, fixed_m: int | None, worlds: int, policy_min: bool) -> None:
+    def make(rng: random.Random) -> AlphaMuBot:
+        return AlphaMuBot(rng, name, fixed_m, worlds, policy_min=policy_min)
+
+    register(name, table=False, ms=30.0)(make)
 
 
 def _register_hint(name: str) -> None:
