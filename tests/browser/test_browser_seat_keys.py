@@ -51,3 +51,26 @@ def test_a_new_password_unseats_the_other_session_s_page_and_its_player_plays_on
         page, lambda: page.locator("#board .line-tile").count() >= laid + 2, circles=False
     )
     assert done["moves"] >= 1
+
+
+def test_a_page_with_the_old_token_takes_the_seat_back_without_a_refusal(
+    new_context: Any,
+) -> None:
+    """Ben leaves his table's page, changes his password from the lobby (his own session
+    stays), and opens the table again: the token his browser kept is refused (4401), and the
+    page takes the seat's new token at once, without showing the refusal."""
+    name = person_name("Ben")
+    page = new_context().new_page()
+    register(page, name, PASSWORD)
+    table_id = create_table(page, "draw", 2, seat_1="bot:random")
+    page.locator("#hand .hand-tile").first.wait_for()
+    old = page.evaluate(f"localStorage.getItem('ds_token_{table_id}')")
+
+    page.goto("/")
+    page.click("#account-password")
+    submit(page, "password", old=PASSWORD, new=NEW)
+    page.locator("#toasts .toast", has_text="password").first.wait_for()
+    page.goto(f"/table/{table_id}")
+    page.locator("#hand .hand-tile").first.wait_for()
+    assert page.evaluate(f"localStorage.getItem('ds_token_{table_id}')") not in (None, old)
+    assert page.locator("#toasts .toast.error").count() == 0

@@ -11,6 +11,7 @@ const SIGNED_OUT = 4411;
 
 let handlers = {};
 let rekeyed = null; // the seat whose new token an update just told of: its `unseat` follows
+let badToken = null; // the refusal of our token, told once we know we cannot take the seat back
 
 /**
  * Open the socket. `on` has the page's answers: view(view, events) for a snapshot or an
@@ -64,11 +65,19 @@ export function connect(on = handlers) {
         document.dispatchEvent(new CustomEvent('ds:me')); // its session ended with it
       } else if (seat !== null) {
         // A token replaced by a new password (kept by this browser from before): the seat is
-        // still our account's, its new token ours for the asking.
-        takeBack(seat).then(() => connect());
+        // still our account's, its new token ours for the asking. Its refusal is told only
+        // when we may not.
+        const refused = badToken;
+        badToken = null;
+        takeBack(seat).then((back) => {
+          if (!back && refused) handlers.error(refused);
+          connect();
+        });
         return;
       }
     }
+    if (badToken) handlers.error(badToken);
+    badToken = null;
     setTimeout(() => connect(), state.retry);
     state.retry = Math.min(state.retry * 2, 8000);
   });
@@ -205,7 +214,8 @@ function handle(msg) {
       break;
     case 'error':
       state.pending = false;
-      handlers.error(msg);
+      if (msg.code === 'bad_token') badToken = msg; // its close (4401) follows: told there
+      else handlers.error(msg);
       break;
     default:
       break;
