@@ -26,6 +26,13 @@ In Draw the boneyard's order is part of a world, so draws are deterministic in i
 Max draws it sees the tile, so at Max's turn the worlds are split by what Max has seen (its
 hand, the tiles drawn, the other hand's size), and Max chooses a move per group. Worlds of
 different groups are disjoint, so their fronts combine as Min's moves' do.
+
+Min need not answer its best in each world (it would see every hand). With ``policy_min``
+it plays ``smart_playout``'s rule in each world; with ``net_min``, the tile ``expert``'s
+choice network (``choice_net``, the model that weighs the deals) finds likeliest from what
+Min would see in that world: its hand there, the line, the tiles played, the numbers Max
+is known to lack and the boneyard's size (``net_move``). Either way Min is one move per
+world, so the search no longer branches there and deepens much further.
 """
 
 from __future__ import annotations
@@ -37,7 +44,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from doublesix.bots.budget import Work
-from doublesix.bots.choice_net import expert_model
+from doublesix.bots.choice_net import (
+    Net,
+    Public,
+    expert_model,
+    features,
+    kind_of,
+    nets,
+    rows_of,
+    score,
+)
 from doublesix.bots.core import Scorer, moves_of
 from doublesix.bots.expert import ALWAYS_SOLVE
 from doublesix.bots.inference import infer
@@ -45,9 +61,10 @@ from doublesix.bots.pimc import SAFETY_S, root_moves, stop_of, to_move
 from doublesix.bots.sampler import Sample, Sampler
 from doublesix.bots.search import Exhausted, Solver, smart_playout, step
 from doublesix.bots.tables import DOUBLES, OTHER, SUIT, VALUE
-from doublesix.rules.moves import Move
+from doublesix.rules.moves import End, Move, Play
 from doublesix.rules.ruleset import DrawRule
 from doublesix.rules.view import SeatView
+from doublesix.tiles import TILES
 
 UNCONSTRAINED = 1e9
 """A vector's entry for a world outside its node: the minimum of a Min node ignores it."""
@@ -68,8 +85,13 @@ MAX_M = 6
 """The deepest ``M`` iterative deepening tries where Min answers its best in each world."""
 
 POLICY_MAX_M = 28
-"""…and where Min plays the playout rule (``policy_min``): no cap short of the round's end,
-where the deepening stops by itself (an iteration is cheap without Min's branching)."""
+"""…and where Min plays the playout rule (``policy_min``) or the network's choice
+(``net_min``): no cap short of the round's end, where the deepening stops by itself (an
+iteration is cheap without Min's branching)."""
+
+NET_UNITS = 100
+"""Work units (``tree``) charged for each tile the network scores for Min: some 30 µs in
+Python, about a hundred units at ``UNITS_PER_MS``."""
 
 SOLVE_NODES = 2000
 """Node cap of a leaf's exact solve; past it the leaf is played out."""
@@ -99,6 +121,10 @@ class State:
     right: int
     turn: int
     drawn: int
+    played: int = 0
+    """Tiles on the line (with ``net_min``: what Min's network sees)."""
+    void: int = 0
+    """Numbers Max is publicly known to lack, a pip mask (with ``net_min``)."""
 
 
 def dominates(a: Vector, b: Vector) -> bool:
@@ -164,6 +190,34 @@ def policy_move(hands: Sequence[int], left: int, right: int, turn: int) -> tuple
     return move
 
 
+def net_move(net: Net, hand: int, left: int, right: int, public: Public) -> tuple[int, int, int]:
+    """The play the choice network finds likeliest for ``hand`` (one playable tile at least,
+    the line begun), ``public`` what everyone sees, at the end ``features`` reads it at (the
+    one keeping more of the hand's tiles playable, the left on a tie); and the tiles scored."""
+    playable = hand & (SUIT[left] | SUIT[right])
+    scored = features(hand, playable, left, right, public)
+    t = max(scored, key=lambda tx: (score(net, tx[1]), -tx[0]))[0]
+    low = 1 << t
+    if not SUIT[left] & low:
+        return t, 1, len(scored)
+    if not SUIT[right] & low or left == right:
+        return t, 0, len(scored)
+    rest = hand ^ low
+    kept_left = (rest & (SUIT[OTHER[t][left]] | SUIT[right])).bit_count()
+    kept_right = (rest & (SUIT[left] | SUIT[OTHER[t][right]])).bit_count()
+    return t, 1 if kept_right > kept_left else 0, len(scored)
+
+
+def min_public(view: SeatView, right: int) -> Public:
+    """What the other seat sees of the table before its next play (``choice_net.rows_of``'s
+    row of a play of it at the line's ``right`` end appended to the events: the row does not
+    depend on the tile)."""
+    other = 1 - view.seat
+    tile = next(t for t in TILES if right < 0 or t.shows(right))
+    events = [*view.events, Play(other, tile, End.RIGHT)]
+    return rows_of(view.ruleset, events, view.boneyard_count)[len(view.events)]
+
+
 class Search:
     """αμ over ``worlds`` (deals of the hidden tiles, ``weights`` their model's weights) from
     the seat of ``view``; ``work`` is charged as it goes, and past ``budget`` units an
@@ -179,6 +233,7 @@ class Search:
         cap: int = CAP,
         bonus: float = 30.0,
         policy_min: bool = False,
+        net_min: bool = False,
     ) -> None:
         rules = view.ruleset
         if rules.players != 2:
@@ -196,6 +251,11 @@ class Search:
         self.stop = stop_of(view, self.k)
         self.policy_min = policy_min
         """Whether Min plays ``policy_move`` in each world instead of its best answer."""
+        self.net: Net | None = nets().get(kind_of(rules)) if net_min else None
+        """With ``net_min``, the network Min plays by (``net_move``); without one (Block),
+        Min plays ``policy_move``."""
+        self.policy_min = policy_min or (net_min and self.net is None)
+        self.public = min_public(view, self.k.right) if self.net is not None else (0, 0, 0, 0)
         self.abortable = False
         self.cut = False
         """Whether the last iteration valued a position before the round's end by a leaf."""
@@ -204,8 +264,9 @@ class Search:
     def root(self, moves: Sequence[tuple[int, int]], m: int) -> list[float]:
         """Each move's best weighted mean over the worlds, ``m`` moves of Max deep."""
         self.cut = False
+        played, void = self.public[0], self.public[1]
         states = [
-            State(i, list(w.hands), self.k.left, self.k.right, self.me, 0)
+            State(i, list(w.hands), self.k.left, self.k.right, self.me, 0, played, void)
             for i, w in enumerate(self.worlds)
         ]
         return [
@@ -230,9 +291,16 @@ class Search:
 
     def min_node(self, states: list[State], maxes: int) -> Front:
         """Min, in each world, picks its best answer to each strategy of Max (or, with
-        ``policy_min``, the playout rule's move: Min is then no longer sure to see every hand)."""
+        ``policy_min``, the playout rule's move, with ``net_min`` the network's: Min is then
+        no longer sure to see every hand)."""
         by_move: dict[tuple[int, int], list[State]] = {}
         for s in states:
+            if self.net is not None:
+                public = (s.played, s.void, 0, self.public[3] - s.drawn)
+                t, end, scored = net_move(self.net, s.hands[s.turn], s.left, s.right, public)
+                self.work.tree += NET_UNITS * scored
+                by_move.setdefault((t, end), []).append(s)
+                continue
             if self.policy_min:
                 by_move.setdefault(policy_move(s.hands, s.left, s.right, s.turn), []).append(s)
                 continue
@@ -285,8 +353,12 @@ class Search:
             )
             if nxt < 0:
                 ended[s.world] = self.scorer.value(nxt == -2, hands, s.turn)
-            else:
-                moved.append(State(s.world, hands, left, right, nxt, drawn))
+                continue
+            void = s.void
+            if s.turn != self.me and (drawn > s.drawn or nxt == s.turn):
+                void |= 1 << left | 1 << right  # Max drew or passed: seen to lack the ends
+            played = s.played | 1 << t
+            moved.append(State(s.world, hands, left, right, nxt, drawn, played, void))
         return moved, ended
 
     def leaf(self, states: list[State], ended: dict[int, float]) -> Vector:
@@ -355,8 +427,8 @@ def draw_worlds(
 
 class AlphaMuBot:
     """αμ on ``expert``'s model, ``worlds`` worlds, ``M`` deepened while the budget lasts (or
-    fixed at ``fixed_m``), Min's answers its best in each world or (``policy_min``) the
-    playout rule's; see the module's text."""
+    fixed at ``fixed_m``), Min's answers its best in each world, or (``policy_min``) the
+    playout rule's, or (``net_min``) the choice network's; see the module's text."""
 
     def __init__(
         self,
@@ -366,9 +438,11 @@ class AlphaMuBot:
         worlds: int = WORLDS,
         ms_per_move: float = 30.0,
         policy_min: bool = False,
+        net_min: bool = False,
     ) -> None:
         self.rng = rng
         self.policy_min = policy_min
+        self.net_min = net_min
         self.name = name
         self.fixed_m = fixed_m
         self.worlds = worlds
@@ -386,8 +460,10 @@ class AlphaMuBot:
             return to_move(view, *moves[0])
         budget = max(1, int(self.ms_per_move * UNITS_PER_MS))
         worlds, weights = draw_worlds(view, self.rng, self.worlds, work)
-        search = Search(view, worlds, weights, work, budget, policy_min=self.policy_min)
-        deepest = POLICY_MAX_M if self.policy_min else MAX_M
+        search = Search(
+            view, worlds, weights, work, budget, policy_min=self.policy_min, net_min=self.net_min
+        )
+        deepest = POLICY_MAX_M if self.policy_min or self.net_min else MAX_M
         depths = [self.fixed_m] if self.fixed_m is not None else range(1, deepest + 1)
         scores: list[float] = []
         for m in depths:

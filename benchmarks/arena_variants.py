@@ -26,7 +26,9 @@ players only: one move of the searching seat for all the deals it cannot tell ap
 other seat's per deal, ``M`` of its own moves deep, deepened while the budget lasts;
 ``alphamu-m<M>`` searches ``M`` moves deep whatever the budget (``M`` = 1 is PIMC), and
 ``-w<N>`` after either searches ``N`` worlds instead of ``alphamu.WORLDS``; ``-p`` last
-has the other seat play ``smart_playout``'s rule in each world instead of its best answer.
+has the other seat play ``smart_playout``'s rule in each world instead of its best answer,
+``-n`` last the tile ``expert``'s choice network finds likeliest from what that seat would
+see in that world (``alphamu.net_move``).
 The variants are registered in this process only (arena only, never at a
 table); every other argument is the arena's, and the log's header names the
 variant, so each run resumes only with its own parameters.
@@ -66,8 +68,9 @@ VARIANT = re.compile(r"ismcts-fit-c([0-9.]+)-t([0-9.]+)(?:-s([0-9]+))?")
 EXPERT_VARIANT = re.compile(r"expert-c([0-9.]+)-t([0-9.]+)")
 """``expert`` (the table's, ``choice_net``) with another exploration constant and prior."""
 
-ALPHAMU_VARIANT = re.compile(r"alphamu(?:-m([0-9]+))?(?:-w([0-9]+))?(-p)?")
-"""αμ search (``alphamu.AlphaMuBot``), ``M`` fixed or deepened, on ``N`` worlds."""
+ALPHAMU_VARIANT = re.compile(r"alphamu(?:-m([0-9]+))?(?:-w([0-9]+))?(-p|-n)?")
+"""αμ search (``alphamu.AlphaMuBot``), ``M`` fixed or deepened, on ``N`` worlds, the other
+seat by its best answer, the playout rule (``-p``) or the choice network (``-n``)."""
 
 PEEK_VARIANT = re.compile(r"expert-peek([0-9.]+)")
 """``expert`` with its model of the hands made truer by a look at the deal (``PeekModel``)."""
@@ -246,12 +249,12 @@ def register_variants(argv: list[str]) -> None:
                 elif m := ALPHAMU_VARIANT.fullmatch(name):
                     fixed_m = int(m.group(1)) if m.group(1) else None
                     worlds = int(m.group(2)) if m.group(2) else WORLDS
-                    _register_alphamu(name, fixed_m, worlds, m.group(3) is not None)
+                    _register_alphamu(name, fixed_m, worlds, m.group(3) or "")
 
 
-def _register_alphamu(name: str, fixed_m: int | None, worlds: int, policy_min: bool) -> None:
+def _register_alphamu(name: str, fixed_m: int | None, worlds: int, rule: str) -> None:
     def make(rng: random.Random) -> AlphaMuBot:
-        return AlphaMuBot(rng, name, fixed_m, worlds, policy_min=policy_min)
+        return AlphaMuBot(rng, name, fixed_m, worlds, policy_min=rule == "-p", net_min=rule == "-n")
 
     register(name, table=False, ms=30.0)(make)
 

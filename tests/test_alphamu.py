@@ -12,6 +12,7 @@ import pytest
 from conftest import benchmark_script
 from doublesix.bots import make_bot
 from doublesix.bots.budget import Work
+from doublesix.bots.choice_net import nets
 from doublesix.bots.core import Scorer, moves_of
 from doublesix.bots.expert import ALWAYS_SOLVE
 from doublesix.bots.inference import infer
@@ -125,6 +126,8 @@ def test_deepening_stops_at_the_budget_and_plays_a_legal_move() -> None:
         assert move in view.legal_moves
         assert bot.reached >= 1
     assert _variant("alphamu-m2:1").choose(view) in view.legal_moves
+    net = _variant("alphamu-n:30")
+    assert net.choose(view) in view.legal_moves and net.reached >= 1
 
 
 def _variant(spec: str) -> Any:
@@ -144,7 +147,7 @@ class _Fixed:
         return self.inner.lead_draw(seat, taken)
 
 
-@pytest.mark.parametrize("name", ["alphamu", "alphamu-p"])
+@pytest.mark.parametrize("name", ["alphamu", "alphamu-p", "alphamu-n"])
 @pytest.mark.parametrize("rules_name", ["draw", "block"])
 def test_alphamu_decides_from_the_view_only(rules_name: str, name: str) -> None:
     """Mid-round, the hidden tiles dealt again as the public events allow (in Draw, before
@@ -194,4 +197,22 @@ def test_the_policy_s_answer_is_a_legal_play() -> None:
         playable = hands[1] & (SUIT[left] | SUIT[right])
         if playable:
             assert am.policy_move(hands, left, right, 1) in moves_of(playable, left, right)
+            seen += 1
+
+
+def test_the_network_s_answer_is_a_legal_play() -> None:
+    """``-n``'s other seat plays ``net_move``: a (tile, end) that ``moves_of`` allows."""
+    am = _alphamu()
+    net = nets()["draw-2"]
+    rng = random.Random(6)
+    seen = 0
+    while seen < 100:
+        tiles = rng.sample(range(28), 10)
+        hands = [sum(1 << t for t in tiles[:5]), sum(1 << t for t in tiles[5:])]
+        left, right = rng.randrange(7), rng.randrange(7)
+        playable = hands[1] & (SUIT[left] | SUIT[right])
+        if playable:
+            t, end, scored = am.net_move(net, hands[1], left, right, (0, 1 << left, 0, 5))
+            assert (t, end) in moves_of(playable, left, right)
+            assert scored == playable.bit_count()
             seen += 1
