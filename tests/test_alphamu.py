@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,15 +18,13 @@ from doublesix.bots.core import Scorer, moves_of
 from doublesix.bots.expert import ALWAYS_SOLVE
 from doublesix.bots.inference import infer
 from doublesix.bots.pimc import root_moves, stop_of
-from doublesix.bots.sampler import Sampler
 from doublesix.bots.search import Solver
 from doublesix.bots.tables import SUIT
-from doublesix.rules.deal import Deal, RecordedDealer
 from doublesix.rules.game import Game
-from doublesix.rules.moves import Move, Play
+from doublesix.rules.moves import Play
 from doublesix.rules.ruleset import preset
 from doublesix.rules.view import SeatView, seat_view
-from doublesix.tiles import ALL
+from redeal import played_at_random, redealt
 
 U = 1e9  # alphamu.UNCONSTRAINED
 
@@ -136,17 +135,6 @@ def _variant(spec: str) -> Any:
     return make_bot(spec, 11)
 
 
-class _Fixed:
-    def __init__(self, deal: Deal) -> None:
-        self.inner = RecordedDealer([deal], [])
-
-    def deal(self) -> Deal:
-        return self.inner.deal()
-
-    def lead_draw(self, seat: int, taken: int) -> int:
-        return self.inner.lead_draw(seat, taken)
-
-
 @pytest.mark.parametrize("name", ["alphamu", "alphamu-p", "alphamu-n"])
 @pytest.mark.parametrize("rules_name", ["draw", "block"])
 def test_alphamu_decides_from_the_view_only(rules_name: str, name: str) -> None:
@@ -155,26 +143,12 @@ def test_alphamu_decides_from_the_view_only(rules_name: str, name: str) -> None:
     rules = preset(rules_name, 2, target="round")
     checked = differed = 0
     for seed in range(40):
-        game = Game(rules, seed=seed)
-        rng = random.Random(seed)
-        for _ in range(rng.randrange(2, 7)):
-            if game.round.ending is not None:
-                break
-            game.play(rng.choice(game.legal_moves()))
-        if game.round.ending is not None or len(game.legal_moves()) < 2:
-            continue
-        if not all(isinstance(e, Play) for e in game.round.events):
+        game = played_at_random(rules, seed, range(2, 7))
+        if game is None or not all(isinstance(e, Play) for e in game.round.events):
             continue
         me = game.round.turn
         view = seat_view(game, me)
-        k = infer(view)
-        sample = Sampler(k, random.Random(seed)).sample()
-        hands = tuple(sample.hands[s] | k.played_by[s] for s in range(2))
-        out = ALL & ~hands[0] & ~hands[1] & ~sum(1 << t for t in sample.bone)
-        other = Game(rules, dealer=_Fixed(Deal(hands, tuple(sample.bone), out)))
-        for e in game.round.events[len(other.round.events) :]:
-            assert isinstance(e, Play)
-            other.play(Move(e.tile, e.end))
+        other = redealt(rules, game, seed, boneyard=True)
         other_view = seat_view(other, me)
         assert other_view == view
         differed += other.round.hands != game.round.hands
@@ -185,34 +159,34 @@ def test_alphamu_decides_from_the_view_only(rules_name: str, name: str) -> None:
     assert checked and differed
 
 
-def test_the_policy_s_answer_is_a_legal_play() -> None:
-    """``-p``'s other seat plays ``policy_move``: a (tile, end) that ``moves_of`` allows."""
-    am = _alphamu()
-    rng = random.Random(5)
+def _second_hands_with_a_play(seed: int, count: int) -> Iterator[tuple[list[int], int, int]]:
+    """``count`` random positions of two hands of 5 and a line's ends (left, right) where the
+    second hand has a play."""
+    rng = random.Random(seed)
     seen = 0
-    while seen < 200:
+    while seen < count:
         tiles = rng.sample(range(28), 10)
         hands = [sum(1 << t for t in tiles[:5]), sum(1 << t for t in tiles[5:])]
         left, right = rng.randrange(7), rng.randrange(7)
-        playable = hands[1] & (SUIT[left] | SUIT[right])
-        if playable:
-            assert am.policy_move(hands, left, right, 1) in moves_of(playable, left, right)
+        if hands[1] & (SUIT[left] | SUIT[right]):
+            yield hands, left, right
             seen += 1
+
+
+def test_the_policy_s_answer_is_a_legal_play() -> None:
+    """``-p``'s other seat plays ``policy_move``: a (tile, end) that ``moves_of`` allows."""
+    am = _alphamu()
+    for hands, left, right in _second_hands_with_a_play(5, 200):
+        playable = hands[1] & (SUIT[left] | SUIT[right])
+        assert am.policy_move(hands, left, right, 1) in moves_of(playable, left, right)
 
 
 def test_the_network_s_answer_is_a_legal_play() -> None:
     """``-n``'s other seat plays ``net_move``: a (tile, end) that ``moves_of`` allows."""
     am = _alphamu()
     net = nets()["draw-2"]
-    rng = random.Random(6)
-    seen = 0
-    while seen < 100:
-        tiles = rng.sample(range(28), 10)
-        hands = [sum(1 << t for t in tiles[:5]), sum(1 << t for t in tiles[5:])]
-        left, right = rng.randrange(7), rng.randrange(7)
+    for hands, left, right in _second_hands_with_a_play(6, 100):
         playable = hands[1] & (SUIT[left] | SUIT[right])
-        if playable:
-            t, end, scored = am.net_move(net, hands[1], left, right, (0, 1 << left, 0, 5))
-            assert (t, end) in moves_of(playable, left, right)
-            assert scored == playable.bit_count()
-            seen += 1
+        t, end, scored = am.net_move(net, hands[1], left, right, (0, 1 << left, 0, 5))
+        assert (t, end) in moves_of(playable, left, right)
+        assert scored == playable.bit_count()

@@ -17,12 +17,11 @@ from doublesix.bots.hint import hint
 from doublesix.bots.inference import infer
 from doublesix.bots.sampler import Sampler
 from doublesix.bots.search import smart_playout, step
-from doublesix.rules.deal import Deal, RecordedDealer, SeededDealer
+from doublesix.rules.deal import SeededDealer
 from doublesix.rules.game import Game
-from doublesix.rules.moves import Move, Play
 from doublesix.rules.ruleset import preset
 from doublesix.rules.view import seat_view
-from doublesix.tiles import ALL
+from redeal import played_at_random, redealt
 
 VARIANTS = [
     "expert-fp",
@@ -39,17 +38,6 @@ def _variants() -> Any:
     return module
 
 
-class _Fixed:
-    def __init__(self, deal: Deal) -> None:
-        self.inner = RecordedDealer([deal], [])
-
-    def deal(self) -> Deal:
-        return self.inner.deal()
-
-    def lead_draw(self, seat: int, taken: int) -> int:
-        return self.inner.lead_draw(seat, taken)
-
-
 @pytest.mark.parametrize("name", VARIANTS)
 @pytest.mark.parametrize("players", [3, 4])
 def test_variants_decide_from_the_view_only(name: str, players: int) -> None:
@@ -58,26 +46,12 @@ def test_variants_decide_from_the_view_only(name: str, players: int) -> None:
     rules = preset("block", players)
     checked = differed = 0
     for seed in range(30):
-        game = Game(rules, seed=seed)
-        rng = random.Random(seed)
-        for _ in range(rng.randrange(5, 12)):
-            if game.round.ending is not None:
-                break
-            game.play(rng.choice(game.legal_moves()))
-        if game.round.ending is not None or len(game.legal_moves()) < 2:
+        game = played_at_random(rules, seed, range(5, 12))
+        if game is None:
             continue
         me = game.round.turn
         view = seat_view(game, me)
-        k = infer(view)
-        sample = Sampler(k, random.Random(seed)).sample()
-        hands = tuple(sample.hands[s] | k.played_by[s] for s in range(players))
-        out = ALL
-        for h in hands:
-            out &= ~h
-        other = Game(rules, dealer=_Fixed(Deal(hands, (), out)))
-        for e in game.round.events[len(other.round.events) :]:
-            if isinstance(e, Play):
-                other.play(Move(e.tile, e.end))
+        other = redealt(rules, game, seed)
         other_view = seat_view(other, me)
         assert other_view == view
         differed += other.round.hands != game.round.hands

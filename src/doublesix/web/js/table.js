@@ -203,7 +203,7 @@ async function main() {
     if (state.table.status === 'open') await joinWith({ invite });
     else await rejoin({ invite });
   } else if (!state.token) {
-    await takeBack(null); // our account's seat, taken on another browser (or before a new password)
+    await takeBack(null, state.table); // our account's seat, taken on another browser (or before a new password)
   }
   chatPanel();
   if (state.table.status === 'open') waitForPlayers(); // its chat goes through the socket

@@ -86,16 +86,17 @@ export function connect(on = handlers) {
 /**
  * Take back our account's seat here with its token of now: the usual join answers an account
  * seated already with its seat, and the page keeps its token. The seat `seat` (null: the one the
- * table lists as our account's, if any: a browser that never had its token). True once the seat
- * is ours again; false when the table lists no such seat of ours (left, or we are no account) or
- * the join is refused (the session of our cookie ended with a new password: a thief's page, or
- * one the operator's reset signed out).
+ * table lists as our account's, if any: a browser that never had its token), at the table as
+ * `read` (the page's first read of it), or as read now. True once the seat is ours again; false
+ * when the table lists no such seat of ours (left, or we are no account) or the join is refused
+ * (the session of our cookie ended with a new password: a thief's page, or one the operator's
+ * reset signed out).
  */
-export async function takeBack(seat) {
+export async function takeBack(seat, read = null) {
   const path = `/api/tables/${encodeURIComponent(tableId)}`;
   try {
     const who = await me();
-    const table = who && who.account ? await get(path) : null;
+    const table = who && who.account ? read || (await get(path)) : null;
     if (!table || !['open', 'playing'].includes(table.status)) return false;
     const ours = (s) => s && s.kind === 'human' && s.account && s.name === who.name;
     const at = seat === null ? table.seats.findIndex(ours) : seat;
