@@ -523,8 +523,9 @@ def test_a_parent_killed_leaves_its_folder_to_the_next_one(site: Site) -> None:
     folder = folder_of(first)
     family = children(first.proc.pid)
     first.kill()
-    for pid in family:  # uvicorn's workers outlive a parent killed: stop them
-        os.kill(pid, signal.SIGKILL)
+    for pid in family:  # uvicorn's workers outlive a parent killed while they shut down
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
     deadline = time.monotonic() + 30
     while any(Path(f"/proc/{pid}").exists() for pid in family):
         assert time.monotonic() < deadline, "the workers are still there"

@@ -43,6 +43,7 @@ from doublesix.server.logins import Logins, site_counts
 from doublesix.server.manager import TableManager
 from doublesix.server.metrics import REFRESH_SECONDS, HttpMetrics, refresh_every
 from doublesix.server.moderation import ChatGate
+from doublesix.server.orphans import end_with_parent
 from doublesix.server.rating_store import rate_finished, rate_unrated
 from doublesix.server.relay import Relay
 from doublesix.server.requests import Shell
@@ -81,6 +82,9 @@ SERVE_ENV = "DOUBLESIX_SERVE"
 
 def from_environment() -> FastAPI:
     """The app of ``doublesix serve``, in each of its processes (uvicorn's factory)."""
+    # a process of ``--workers N`` stops gracefully, as on SIGTERM, when its supervisor
+    # dies, even by SIGKILL (uvicorn's signal handlers are set by now); one alone: nothing
+    end_with_parent()
     options = json.loads(os.environ[SERVE_ENV])
     chosen = {k: v for k, v in options["settings"].items() if v is not None}
     settings = Settings(**chosen)

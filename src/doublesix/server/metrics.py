@@ -367,7 +367,8 @@ def remove_orphans(where: Path) -> None:
     """Remove the folders in ``where`` that no process uses any more: their parent no longer
     runs (no process has its pid, or the one that has it started at another time: the pid
     was used again), nor any process that wrote there (uvicorn's workers outlive a parent
-    killed with SIGKILL, and go on writing until they are stopped)."""
+    killed with SIGKILL by their graceful shutdown, ``orphans.end_with_parent``, and go on
+    writing until they have stopped)."""
     for folder in where.glob(f"{FOLDER_PREFIX}*"):
         named = FOLDER_NAME.match(folder.name)
         if named is None or not folder.is_dir() or start_ticks(int(named[1])) == int(named[2]):

@@ -20,7 +20,7 @@ in worker processes it runs beside them.
   before a worker took it never starts;
 - no orphans: ``close`` kills the workers at once (a shutdown never waits for
   a review), and each worker exits by itself when its server process dies,
-  even by SIGKILL (it watches its parent).
+  even by SIGKILL (``orphans.end_with_parent``).
 """
 
 from __future__ import annotations
@@ -31,15 +31,16 @@ import multiprocessing
 import os
 import pickle
 import signal
-import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection, wait
+from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar, cast
+
+from doublesix.server.orphans import end_with_parent
 
 T = TypeVar("T")
 
@@ -56,20 +57,6 @@ class WorkTimeout(TimeoutError):
     """The job ran past its timeout; its worker was killed."""
 
 
-def _watch_parent() -> None:
-    """Exit this worker as soon as the process that started it is gone (even SIGKILLed)."""
-    parent = multiprocessing.parent_process()
-    if parent is None or parent.sentinel is None:
-        return
-    sentinel = parent.sentinel
-
-    def watch() -> None:
-        wait([sentinel])
-        os._exit(0)
-
-    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
-
-
 def _portable(error: BaseException) -> BaseException:
     """``error`` if it survives pickling both ways, else a RuntimeError that tells it."""
     try:
@@ -82,9 +69,9 @@ def _portable(error: BaseException) -> BaseException:
 def _worker_main(conn: Connection, nice: int) -> None:
     """A worker: run each ``(function, args)`` it receives and send back the outcome."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    end_with_parent()  # SIGTERM ends it (its default action)
     if nice:
         os.nice(nice)
-    _watch_parent()
     while True:
         try:
             function, args = conn.recv()
