@@ -227,8 +227,8 @@ export function gameEndText(ruleset, players, gameResult) {
 /** The score pad: one column per side, one row per round, the totals. */
 export function scorePad(ruleset, players, results, scores, { current = null, eggs = 0 } = {}) {
   const wrap = document.createElement('div');
-  wrap.className = 'score-pad';
   const sides = sideCount(ruleset);
+  wrap.className = `score-pad sides-${sides}`;
   const penalties = ruleset.scoring === 'kozel' || ruleset.scoring === 'goat';
   const target = ruleset.scoring === 'kozel' ? ruleset.target + 1 : ruleset.target;
   if (ruleset.target === 'round') wrap.appendChild(el('p', 'pad.one_round', {}, 'pad-target')); // R40
@@ -237,8 +237,15 @@ export function scorePad(ruleset, players, results, scores, { current = null, eg
   const head = document.createElement('tr');
   head.appendChild(el('th', 'pad.round'));
   for (let s = 0; s < sides; s++) {
-    const th = lit('th', sideName(ruleset, players, s));
+    // A pair's two names on lines of their own; three or four sides' names upright, whole.
+    const th = document.createElement('th');
     th.className = `pad-side side-${s}`;
+    const seats = seatsOf(ruleset, s);
+    seats.forEach((seat, i) => {
+      const name = playerName(players, seat);
+      const span = th.appendChild(lit('span', i < seats.length - 1 ? `${name} &` : name, 'pad-name'));
+      span.title = name; // upright and too long: cut short with "…"
+    });
     head.appendChild(th);
   }
   const thead = document.createElement('thead');

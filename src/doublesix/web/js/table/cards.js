@@ -39,8 +39,13 @@ export function renderCard() {
   scores.appendChild(scorePad(v.ruleset, seatNames(), v.results || [], v.scores || [], { current: v.round_result, eggs: v.eggs || 0 }));
   body.appendChild(scores);
   card.appendChild(body);
-  card.appendChild(finished ? gameEndActions() : roundEndActions());
+  const actions = card.appendChild(finished ? gameEndActions() : roundEndActions());
   box.appendChild(card);
+  // A keyboard player's focus, lost with the hand's last tile or the card drawn again, goes to
+  // the card's first button ("Continue", "Play again"), not back to the page's top.
+  const active = document.activeElement;
+  const first = actions.querySelector('button:not(:disabled), a[href]');
+  if (first && (!active || active === document.body)) first.focus({ preventScroll: true });
 }
 
 function gameEndActions() {

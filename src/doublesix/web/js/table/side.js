@@ -36,5 +36,33 @@ export function renderLog() {
     if (g.event.play !== undefined) first = false;
     log.appendChild(el('li', key, params, `ev ev-seat-${g.event.seat}`));
   }
+  followLog(log);
+}
+
+let watched = false;
+
+/** The newest line in sight, and no line cut across at the top: an empty block below the last
+ * line gets the room that lifts a half-hidden top line out of sight (padding would grow the
+ * list, a flex item). Again when the list's size changes (the pad grows, a phone's drawer opens). */
+function followLog(log) {
+  if (!watched && window.ResizeObserver) {
+    watched = true;
+    new ResizeObserver(() => followLog(log)).observe(log);
+  }
+  let room = log.querySelector(':scope > .log-room');
+  if (!room) {
+    room = document.createElement('li');
+    room.className = 'log-room';
+    room.setAttribute('aria-hidden', 'true');
+  }
+  log.appendChild(room); // the last
+  room.style.height = '0';
+  log.scrollTop = log.scrollHeight;
+  if (log.scrollHeight <= log.clientHeight) return;
+  const top = log.getBoundingClientRect().top + log.clientTop;
+  const first = [...log.children].find((li) => li.getBoundingClientRect().top >= top - 0.5);
+  const gap = first && first !== room ? first.getBoundingClientRect().top - top : 0;
+  if (gap < 0.5) return;
+  room.style.height = `${Math.floor(gap)}px`; // the scroll goes by whole pixels: never past the line
   log.scrollTop = log.scrollHeight;
 }
