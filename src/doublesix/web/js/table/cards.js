@@ -9,9 +9,17 @@ import { rematchActions } from './rematch.js';
 import { $, mySeat, repaint, seatCount, seatNames, state, tableId } from './state.js';
 import { tournamentActions, tournamentOf } from './tournament.js';
 
+let forwarding = false;
+
 export function renderCard() {
   const v = state.view;
   const box = clear($('overlay'));
+  if (!forwarding) {
+    // The card lies over the felt (and the bar below it): a click on it does what one on the
+    // felt does, which closes a phone's drawer (web/js/table.js).
+    forwarding = true;
+    box.addEventListener('click', () => $('felt').dispatchEvent(new MouseEvent('click')));
+  }
   if (v.status !== 'round_over' && v.status !== 'finished') {
     box.classList.add('hidden');
     return;

@@ -17,6 +17,39 @@ export function renderSeats() {
     const slot = document.querySelector(`.seat-slot.pos-${pos}`);
     slot.appendChild(seatPanel(s, pos));
   }
+  fitSideNames();
+}
+
+let fitting = false;
+
+/** A bot's name on a plate beside the felt, "Bot 1 · greedy": on one line where the plate has
+ * room, else "Bot 1" over "greedy", never "Bot 1 ·" over "greedy". Again when the window's
+ * size changes. */
+function fitSideNames() {
+  if (!fitting) {
+    fitting = true;
+    window.addEventListener('resize', fitSideNames);
+  }
+  for (const name of document.querySelectorAll('.seat.pos-left .name, .seat.pos-right .name')) {
+    const parts = name.querySelectorAll(':scope > .name-part');
+    if (parts.length !== 2) continue;
+    name.classList.remove('split');
+    name.classList.toggle('split', parts[1].getBoundingClientRect().top > parts[0].getBoundingClientRect().top + 1);
+  }
+}
+
+/** "Bot 1 · greedy" as its two halves, each kept whole, for fitSideNames. */
+function halves(name) {
+  const [first, second, ...more] = name.textContent.split(' · ');
+  if (second === undefined || more.length) return name;
+  const part = (text, cls) => {
+    const span = document.createElement('span');
+    span.className = cls;
+    span.textContent = text;
+    return span;
+  };
+  name.replaceChildren(part(first, 'name-part'), part(' · ', 'name-sep'), document.createElement('br'), part(second, 'name-part'));
+  return name;
 }
 
 function seatPanel(s, pos) {
@@ -29,7 +62,8 @@ function seatPanel(s, pos) {
   if (v.ruleset.pairs && mySeat() !== null && sideOf(v.ruleset, s) === sideOf(v.ruleset, mySeat())) panel.classList.add('partner');
   const head = document.createElement('div');
   head.className = 'seat-head';
-  head.appendChild(seatName(s, playerName(seatNames(), s)));
+  const name = seatName(s, playerName(seatNames(), s));
+  head.appendChild(pos === 'left' || pos === 'right' ? halves(name) : name);
   const rating = ratingBadge(s);
   if (rating) head.appendChild(rating);
   if (v.ruleset.pairs && mySeat() !== null && s !== mySeat() && sideOf(v.ruleset, s) === sideOf(v.ruleset, mySeat())) {

@@ -21,7 +21,8 @@ export function renderMe() {
     name.appendChild(el('span', 'table.watching_below', { name: playerName(seatNames(), 0) }, 'below'));
     return;
   }
-  name.appendChild(lit('span', playerName(seatNames(), mySeat()), 'name'));
+  const own = name.appendChild(lit('span', playerName(seatNames(), mySeat()), 'name'));
+  own.title = own.textContent; // whole, when the bar has room only for "…"
   const rating = ratingBadge(mySeat());
   if (rating) name.appendChild(rating);
   name.appendChild(el('span', 'round.number', { round: v.round }, 'badge round-badge'));
