@@ -7,11 +7,13 @@ the HTTP edge itself (no such table, no name yet, a bad upload).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
 from doublesix.rules.record import RecordError
@@ -42,6 +44,10 @@ STATUS = {
     Refusal.SERVER: 503,
 }
 """The HTTP status of each refusal of the table (400 for the others)."""
+NUL_IN_TEXT = "22021"
+"""PostgreSQL's SQLSTATE for text it cannot hold (``character_not_in_repertoire``): a NUL
+character (U+0000) a client sent, in the path, the query or the body, that reached a query
+(a lookup, mostly: SQLite would find nothing). The statement's transaction is rolled back."""
 
 
 class CommandError(Exception):
@@ -61,6 +67,18 @@ class CommandError(Exception):
         if self.field is not None:
             out["field"] = self.field
         return out
+
+
+class ErrorResponse(JSONResponse):
+    """An error body as Starlette writes JSON, or, where it quotes the client's own text that
+    UTF-8 cannot carry (half a surrogate pair, sent as a JSON escape, say in an option's
+    name), with that text as the same escape: an error never fails to be sent."""
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            return json.dumps(content, allow_nan=False, separators=(",", ":")).encode()
 
 
 def table_body(error: TableError) -> JSON:
@@ -91,19 +109,19 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(TableError)
     async def table_error(_: Request, e: TableError) -> JSONResponse:
-        return JSONResponse(table_body(e), status_code=STATUS.get(e.code, 400))
+        return ErrorResponse(table_body(e), status_code=STATUS.get(e.code, 400))
 
     @app.exception_handler(CommandError)
     async def command_error(_: Request, e: CommandError) -> JSONResponse:
-        return JSONResponse(e.body(), status_code=e.status)
+        return ErrorResponse(e.body(), status_code=e.status)
 
     @app.exception_handler(Refused)
     async def refused(_: Request, e: Refused) -> JSONResponse:
-        return JSONResponse(e.body, status_code=e.status)
+        return ErrorResponse(e.body, status_code=e.status)
 
     @app.exception_handler(RecordError)
     async def bad_record(_: Request, e: RecordError) -> JSONResponse:
-        return JSONResponse(record_error_body(e), status_code=422)
+        return ErrorResponse(record_error_body(e), status_code=422)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
@@ -111,7 +129,7 @@ def install(app: FastAPI) -> None:
         where = [str(p) for p in first.get("loc", ()) if p != "body"]
         field = ".".join(where) or None
         message = str(first.get("msg", "invalid request"))
-        return JSONResponse(
+        return ErrorResponse(
             {"error": f"{field}: {message}" if field else message, "field": field},
             status_code=422,
         )
@@ -119,6 +137,25 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, e: HTTPException) -> JSONResponse:
         return http_error_answer(e)
+
+    @app.exception_handler(DBAPIError)
+    async def unstorable(request: Request, e: DBAPIError) -> JSONResponse:
+        if getattr(e.orig, "sqlstate", None) != NUL_IN_TEXT:
+            raise e  # the database failed: a server error, as before
+        return ErrorResponse(
+            {"error": "no NUL character (U+0000) here", "code": "nul", "field": nul_field(request)},
+            status_code=422,
+        )
+
+
+def nul_field(request: Request) -> str:
+    """Where the request has a NUL character: ``path``, ``query.NAME``, or else ``body``."""
+    if "\x00" in request.scope["path"]:
+        return "path"
+    for name, value in request.query_params.multi_items():
+        if "\x00" in name + value:
+            return f"query.{name}"
+    return "body"
 
 
 def http_error_answer(e: HTTPException) -> JSONResponse:
@@ -130,4 +167,4 @@ def http_error_answer(e: HTTPException) -> JSONResponse:
         body["limit"] = e.limit
     # after a body refused mid-way, the rest of it is not read: the connection closes
     close = {"connection": "close"} if e.status_code in (408, 413) else None
-    return JSONResponse(body, status_code=e.status_code, headers=close)
+    return ErrorResponse(body, status_code=e.status_code, headers=close)

@@ -46,7 +46,7 @@ class ReportIn(BaseModel):
     text: str = Field(default="", max_length=TEXT_MAX)
     table: str | None = Field(default=None, max_length=32)
     """Where it happened, if at a table."""
-    message: int | None = Field(default=None, ge=1)
+    message: int | None = Field(default=None, ge=1, le=schema.INT_MAX)
     """The private message reported, one the account sent to the reporter: the report
     carries its words (``messages.reported``)."""
 

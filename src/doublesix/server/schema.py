@@ -42,6 +42,11 @@ import sqlalchemy as sa
 
 metadata = sa.MetaData()
 
+INT_MAX = 2**31 - 1
+"""The largest number an ``sa.Integer`` column holds on both databases (PostgreSQL's INTEGER
+has 32 bits): an id or a version a client sends is refused past it, before any query (where
+SQLite and asyncpg would raise)."""
+
 guests = sa.Table(
     "guests",
     metadata,

@@ -144,6 +144,13 @@ class Store(Protocol):
         ...
 
 
+def storable(text: str) -> bool:
+    """Whether ``text`` may be a stored value: PostgreSQL's text holds no NUL character, so no
+    id or name with one is stored, and one is never looked up (SQLite would find none; asyncpg
+    raises)."""
+    return "\x00" not in text
+
+
 def database_url(url: str | None) -> str:
     """The SQLAlchemy URL for ``--db``: async drivers filled in, a bare path is a SQLite file."""
     if not url:
@@ -310,11 +317,15 @@ class SqlStore:
             )
 
     async def table(self, table_id: str) -> Table | None:
+        if not storable(table_id):
+            return None
         found = await self._tables(schema.tables.c.id == table_id, limit=1)
         return found[0] if found else None
 
     async def has_table(self, table_id: str) -> bool:
         t = schema.tables
+        if not storable(table_id):
+            return False
         async with self.engine.connect() as conn:
             found = await conn.scalar(sa.select(t.c.id).where(t.c.id == table_id))
         return found is not None

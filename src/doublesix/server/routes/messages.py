@@ -11,12 +11,13 @@ from doublesix.server import messages
 from doublesix.server.deps import MaybeGuest, ServerDep
 from doublesix.server.routes.challenges import LobbyDep
 from doublesix.server.routes.ratings import sql_store
+from doublesix.server.schema import INT_MAX
 from doublesix.server.store import Guest
 
 router = APIRouter(prefix="/api")
 
 Name = Annotated[str, Path(max_length=64)]
-Before = Annotated[int | None, Query(ge=1)]
+Before = Annotated[int | None, Query(ge=1, le=INT_MAX)]
 
 
 def _account(who: Guest | None) -> Guest:

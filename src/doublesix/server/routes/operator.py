@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
 from doublesix.server import moderation, moderation_log, reports
@@ -26,11 +26,17 @@ from doublesix.server.errors import CommandError
 from doublesix.server.moderation_log import Act
 from doublesix.server.routes.challenges import LobbyDep
 from doublesix.server.routes.ratings import sql_store
+from doublesix.server.schema import INT_MAX
 from doublesix.table import commands
 from doublesix.table.frames import chat_message
 from doublesix.table.model import JSON
 
 router = APIRouter(prefix="/api/operator")
+
+RowId = Annotated[int, Path(ge=1, le=INT_MAX)]
+"""A report's id: refused (422) past what its column holds, before any query."""
+Version = Annotated[int, Path(ge=1, le=INT_MAX)]
+"""An entry of a table's log, as its ``events.version`` column holds it."""
 
 
 class CloseIn(BaseModel):
@@ -76,7 +82,9 @@ async def listed(srv: ServerDep, who: OperatorDep, closed: bool = False) -> dict
 
 
 @router.post("/reports/{report_id}/close")
-async def close(report_id: int, body: CloseIn, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
+async def close(
+    report_id: RowId, body: CloseIn, srv: ServerDep, who: OperatorDep
+) -> dict[str, Any]:
     """``{"report": Report}``, closed with the operator's note."""
     store, now = sql_store(srv), srv.settings.clock()
     closed = await reports.close(store, report_id, body.note, now)
@@ -126,7 +134,7 @@ async def logged(
     srv: ServerDep,
     who: OperatorDep,
     name: Annotated[str | None, Query(min_length=1, max_length=64)] = None,
-    before: Annotated[int | None, Query(ge=1)] = None,
+    before: Annotated[int | None, Query(ge=1, le=INT_MAX)] = None,
 ) -> dict[str, Any]:
     """``{"log": [Logged], "more"}``: what the site's operators did, the latest first
     (``moderation_log.SHOWN`` at most): before the entry ``before``, by or about a name that
@@ -241,7 +249,9 @@ async def _removed(srv: Server, operator: str, said: JSON, table: str | None) ->
 
 
 @router.delete("/tables/{table_id}/chat/{version}")
-async def unchat(table_id: str, version: int, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
+async def unchat(
+    table_id: str, version: Version, srv: ServerDep, who: OperatorDep
+) -> dict[str, Any]:
     """``{"removed": version}``: the table's chat message is gone from every page at the table
     and from its game's page, however old, the game over or not (404 ``no_message``, field
     ``chat``, if the table's log has no such message, or an operator removed it already).
@@ -260,7 +270,9 @@ async def unchat(table_id: str, version: int, srv: ServerDep, who: OperatorDep) 
 
 
 @router.post("/tables/{table_id}/chat/{version}/restore")
-async def rechat(table_id: str, version: int, srv: ServerDep, who: OperatorDep) -> dict[str, Any]:
+async def rechat(
+    table_id: str, version: Version, srv: ServerDep, who: OperatorDep
+) -> dict[str, Any]:
     """``{"restored": version}``: the table's chat message an operator removed is shown again,
     on every page at the table (a ``rechat`` frame) and on its game's page. Refused: a
     message shown (409 ``not_removed``), one whose words an account's erasure took (409
