@@ -4,14 +4,12 @@ and changes nothing, on SQLite and on PostgreSQL, where ``sa.Integer`` is 32 bit
 
 from __future__ import annotations
 
-import asyncio
 import json
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import pytest
 import sqlalchemy as sa
 from argon2 import PasswordHasher
@@ -20,21 +18,14 @@ from doublesix.server import create_app, schema
 from doublesix.server.schema import INT_MAX
 from doublesix.server.settings import Limits, Settings
 from doublesix.server.store import SqlStore
+from server.server_helpers import POSTGRES, run_async
+from server.site_helpers import postgres_sql, require_services
 
 from .live import TestClient
 
-POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 PASSWORD = "a long enough password"
 TOO_LARGE = [INT_MAX + 1, 2**63, 10**30]
 """Past a 32-bit column (PostgreSQL's INTEGER), past SQLite's 64-bit INTEGER, past both."""
-
-
-async def _pg(sql: str) -> None:
-    conn = await asyncpg.connect(POSTGRES.replace("postgresql+asyncpg://", "postgresql://"))
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -43,10 +34,8 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClien
     pg = request.param == "postgres"
     name = f"ds_test_{secrets.token_hex(6)}"
     if pg:
-        try:
-            asyncio.run(_pg(f"CREATE SCHEMA {name}"))
-        except OSError:
-            pytest.skip(f"needs PostgreSQL at {POSTGRES}")
+        require_services()
+        run_async(postgres_sql(f"CREATE SCHEMA {name}"))
     store = (
         SqlStore(POSTGRES, schema_name=name)
         if pg
@@ -66,7 +55,7 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClien
             yield c
     finally:
         if pg:
-            asyncio.run(_pg(f"DROP SCHEMA {name} CASCADE"))
+            run_async(postgres_sql(f"DROP SCHEMA {name} CASCADE"))
 
 
 def register(client: TestClient, name: str) -> None:

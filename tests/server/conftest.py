@@ -33,6 +33,7 @@ from .site_helpers import (  # noqa: F401 (test_site's)
     Site,
     database,
     names,
+    postgres_sql,
     require_services,
     site,
 )
@@ -51,25 +52,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return report
 
 
-async def _pg(sql: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(POSTGRES.replace("postgresql+asyncpg://", "postgresql://"))
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
-
-
 @pytest.fixture
 def pg_schema() -> Iterator[str]:
     require_services()
     name = f"ds_test_{secrets.token_hex(6)}"
-    run_async(_pg(f"CREATE SCHEMA {name}"))
+    run_async(postgres_sql(f"CREATE SCHEMA {name}"))
     try:
         yield name
     finally:
-        run_async(_pg(f"DROP SCHEMA {name} CASCADE"))
+        run_async(postgres_sql(f"DROP SCHEMA {name} CASCADE"))
 
 
 @pytest.fixture(params=["sqlite"])

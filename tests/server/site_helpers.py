@@ -73,7 +73,8 @@ def require_services() -> None:
         pytest.skip(f"needs Redis at {REDIS} (not running)")
 
 
-async def _admin(sql: str) -> None:
+async def postgres_sql(sql: str) -> None:
+    """Run ``sql`` on the test PostgreSQL (a schema or a database made or dropped)."""
     import asyncpg
 
     conn = await asyncpg.connect(POSTGRES.replace("postgresql+asyncpg://", "postgresql://"))
@@ -88,12 +89,12 @@ def new_database() -> Iterator[str]:
     """A PostgreSQL database of its own, dropped after."""
     require_services()
     name = f"ds_site_{secrets.token_hex(6)}"
-    run_async(_admin(f"CREATE DATABASE {name}"))
+    run_async(postgres_sql(f"CREATE DATABASE {name}"))
     base = POSTGRES.rsplit("/", 1)[0]
     try:
         yield f"{base}/{name}"
     finally:
-        run_async(_admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        run_async(postgres_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
 
 
 @pytest.fixture
