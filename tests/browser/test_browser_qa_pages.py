@@ -5,14 +5,22 @@ the inbox's title, and a card's first line of text, sit at the top of their card
 bar shows every link in Russian; French keeps "« Message »" and "joueurs ;" on one line; the
 challenge dialog shows "Send challenge" on a laptop; the tournament form and an open table's
 row in the lobby show their Russian whole; on a phone on its side the new-table form stays
-in its card and the greeting clear of the hero's tiles.
+in its card and the greeting clear of the hero's tiles. The new-table form and the challenge
+dialog show each of their choices whole, in every language; a phone's bar shows every link to an
+operator too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
-from .browser_helpers import as_guest, person_name, register
+import pytest
+
+from .browser_helpers import Requests, as_guest, person_name, register, watch_errors
+from .conftest import serve
+from .test_browser_operator import account_command
 
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
@@ -239,3 +247,103 @@ def test_a_card_that_opens_with_a_line_of_text_sets_it_at_its_top(
         page.goto(url)
         page.wait_for_selector(f"{card} p")
         assert page.evaluate(FIRST_LINE_GAP, card) == 0, url
+
+
+CUT_CHOICES = """(root) => [...document.querySelectorAll(`${root} select`)].flatMap((s) => {
+  // every choice of every select, in the select's font, against the room left of its arrow
+  const style = getComputedStyle(s);
+  return [...s.options].filter((o) => {
+    const span = document.createElement('span');
+    span.style.font = style.font;
+    span.style.whiteSpace = 'pre';
+    span.textContent = o.textContent;
+    document.body.appendChild(span);
+    const need = span.getBoundingClientRect().width + parseFloat(style.paddingLeft) + 20;
+    span.remove();
+    return need > s.clientWidth;
+  }).map((o) => `${s.id}: ${o.textContent}`);
+})"""
+
+
+def test_the_new_table_form_and_the_challenge_dialog_show_every_choice_whole(
+    new_context: Any,
+) -> None:
+    # "1-1, затем тот, кто ходил последн…", "Le 1-1, puis le dernier à avo…" and "Winner takes
+    # the rest (blocked: minus ow…)" were cut in their selects on a laptop and on a phone
+    other = new_context().new_page()
+    o_name = person_name("Olaf")
+    as_guest(other, o_name)
+    for locale in ("en-US", "de-DE", "fr-FR", "ru-RU"):
+        page = new_context(viewport=PHONE, locale=locale).new_page()
+        as_guest(page, person_name("Vera"))
+        for preset in ("draw", "kozel"):  # the draw rule's select; Kozel's house rules
+            page.select_option("#preset", preset)
+            page.wait_for_selector("#create #draw_rule" if preset == "draw" else "#fish_charge")
+            for viewport in (PHONE, LAPTOP, SIDE):
+                page.set_viewport_size(viewport)
+                assert page.evaluate(CUT_CHOICES, "#create") == [], (locale, preset, viewport)
+        page.click(f'#online .online-row[data-player="{o_name}"] .challenge-button')
+        page.wait_for_selector("#challenge-dialog[open] #challenge-scoring")
+        for viewport in (PHONE, LAPTOP, SIDE):
+            page.set_viewport_size(viewport)
+            assert page.evaluate(CUT_CHOICES, "#challenge-dialog") == [], (locale, viewport)
+        page.close()
+
+
+@pytest.fixture
+def own_site(browser: Any, tmp_path: Path) -> Iterator[tuple[Callable[..., Any], Path]]:
+    """A server of the test's own, whose database the command line writes (an operator), and
+    a maker of browser contexts on it, checked as ``new_context``'s."""
+    site = serve(tmp_path, "--no-limits")
+    base = next(site)
+    made: list[tuple[Any, Requests]] = []
+    errors: list[str] = []
+
+    def make(**options: Any) -> Any:
+        context = browser.new_context(base_url=base, reduced_motion="reduce", **options)
+        requests = Requests()
+        requests.watch(context)
+        context.on("page", lambda page: watch_errors(page, errors))
+        made.append((context, requests))
+        return context
+
+    try:
+        yield make, tmp_path / "browser.sqlite3"
+        for context, requests in made:
+            context.close()
+            assert requests.outside(base) == [], "a page loaded something from outside"
+        assert errors == [], "a page raised an error"
+    finally:
+        site.close()
+
+
+def test_a_phone_shows_every_link_of_the_bar_to_an_operator(
+    own_site: tuple[Callable[..., Any], Path],
+) -> None:
+    # in Russian the operator's "Жалобы" pushed "Сообщения" off the right edge: the bar's
+    # links take a second line on a phone, for a guest, an account and an operator alike
+    new_context, db = own_site
+    guest = new_context(viewport=PHONE)
+    as_guest(guest.new_page(), person_name("Gleb"))
+    account = new_context(viewport=PHONE)
+    register(account.new_page(), person_name("Alisa"), "a long enough password")
+    operator = new_context(viewport=PHONE)
+    o_name = person_name("Oksana")
+    register(operator.new_page(), o_name, "a long enough password")
+    account_command(db, "operator", o_name)
+    for who, made, link in (
+        ("guest", guest, "a.rules-link"),
+        ("account", account, "a.inbox-link"),
+        ("operator", operator, "a.operator-link"),
+    ):
+        state = made.storage_state()
+        for locale in ("ru-RU", "de-DE", "fr-FR", "en-US"):
+            page = new_context(viewport=PHONE, locale=locale, storage_state=state).new_page()
+            page.goto("/")
+            page.wait_for_selector(f"html[lang={locale[:2]}] header.top nav {link}")
+            if who != "guest":
+                page.wait_for_selector("header.top nav a.inbox-link")
+            for width in (440, 390, 360):
+                page.set_viewport_size({"width": width, "height": 800})
+                assert page.evaluate(NAV_CUT) == [], (who, locale, width)
+            page.close()
